@@ -1,0 +1,157 @@
+"""The Game/State API every game implements: pure rules, no I/O, no clock, no global randomness.
+
+A game is a `Game` (metadata, options model, factory) and a `State` (whose turn, legal actions,
+apply, chance as explicit outcomes, observation per player, serialisation, digest). Every node is
+one of: terminal, chance (the referee samples an outcome with its own seeded generator and logs
+it), or a decision for a set of players who act simultaneously (a sequential game has one).
+
+Actions are JSON strings; `legal_actions` returns them sorted and unique. Talk (negotiation) is
+not an action: a state names the channels open before its decision (`talk`), and the game's talk
+vocabulary is a list of pydantic models (`Game.talk_models`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import msgpack
+from pydantic import BaseModel, ConfigDict
+
+# Capability flags: conformance checks decide what applies from these, never from game names.
+SIMULTANEOUS = "simultaneous"  # more than one player may act at one node
+CHANCE = "chance"  # the game has chance nodes (deals, dice, shuffles)
+PRIVATE_INFORMATION = "private_information"  # observations differ per player
+TALK = "talk"  # some nodes open talk channels
+
+ABSTAIN = "abstain"  # conventional default action name where a game has one
+
+
+class IllegalAction(ValueError):
+    """An action or chance outcome that the rules do not allow at this node."""
+
+
+class Options(BaseModel):
+    """Base of every game's options model: frozen, unknown keys rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TalkItem(BaseModel):
+    """Base of every game's talk vocabulary; subclasses set `kind: Literal[...]`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class TalkSpec:
+    """Channels open before a decision: channel name -> sorted members, and a round limit."""
+
+    channels: dict[str, tuple[int, ...]]
+    max_rounds: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Per-player returns of a finished game, plus a short public description."""
+
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    summary: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class State:
+    """A game position. Subclasses implement the methods below; all are pure."""
+
+    def current_players(self) -> list[int]:
+        """Players who must act at this node, sorted; empty at terminal and chance nodes."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def is_chance(self) -> bool:
+        raise NotImplementedError
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """Draw a chance outcome (a JSON value) with the caller's generator."""
+        raise NotImplementedError
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply a chance outcome; raises IllegalAction for an outcome the rules cannot produce."""
+        raise NotImplementedError
+
+    def legal_actions(self, player: int) -> list[str]:
+        """Sorted, unique legal actions of `player` at this node (empty if not to act)."""
+        raise NotImplementedError
+
+    def default_action(self, player: int) -> str:
+        """What the rules apply for a player who failed to act (abstain or its equivalent)."""
+        raise NotImplementedError
+
+    def apply_actions(self, actions: dict[int, str]) -> None:
+        """Apply one action per current player; raises IllegalAction on a bad or missing one."""
+        raise NotImplementedError
+
+    def talk(self) -> TalkSpec | None:
+        """Talk channels open before this node's decision, or None."""
+        return None
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` knows now, as JSON-ready data with string keys."""
+        raise NotImplementedError
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "State":
+        """A state `player` cannot tell apart from this one (hidden information redrawn)."""
+        return self.clone()
+
+    def outcome(self) -> Outcome:
+        """Returns and winners; only at a terminal node."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """Full serialisation (string keys, JSON values); `Game.state_from_json` inverts it."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    def render(self) -> str:
+        """A human-readable picture of the position."""
+        return repr(self.to_json())
+
+    def digest(self) -> str:
+        """A short stable hash of the full state, recorded in the log after each step."""
+        packed = msgpack.packb(self.to_json())
+        return hashlib.blake2b(packed, digest_size=8).hexdigest()
+
+
+class Game:
+    """Metadata and factory of one game. Subclasses set the class attributes."""
+
+    name: ClassVar[str]
+    options_model: ClassVar[type[Options]]
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    talk_models: ClassVar[tuple[type[TalkItem], ...]] = ()
+    min_return: ClassVar[float] = 0.0
+    max_return: ClassVar[float] = 1.0
+    max_steps: ClassVar[int] = 10_000  # decisions + chance nodes; termination bound for checks
+
+    def options(self, raw: dict[str, Any] | None = None) -> Options:
+        """Validate raw options (pydantic errors name the bad key)."""
+        return self.options_model.model_validate(raw or {})
+
+    def num_players(self, options: Options) -> int:
+        raise NotImplementedError
+
+    def new_initial_state(self, options: Options) -> State:
+        raise NotImplementedError
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        raise NotImplementedError
+
+    def has(self, capability: str) -> bool:
+        return capability in self.capabilities
