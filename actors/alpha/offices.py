@@ -1,0 +1,81 @@
+"""Office base classes (thesis chapter 4): each answers the President's requests.
+
+An office gets an `OfficeRequest` carrying the KB view it needs and answers with an
+`OfficeReply`: suggestions (Strategy Office), talk to send (Foreign Office), KB updates it
+proposes (any office). Offices hold no authority: the President applies what it accepts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from actors.actor import Actor
+from bus.messages import KBUpdate, Message, OfficeReply, OfficeRequest, Suggestion
+
+
+@dataclass
+class Answer:
+    """What an office method returns; the base class wraps it in an OfficeReply."""
+
+    suggestions: list[Suggestion] = field(default_factory=list)
+    says: list[Any] = field(default_factory=list)
+    updates: list[KBUpdate] = field(default_factory=list)
+
+
+class Office(Actor):
+    """Dispatches a request's task to the method of the same name."""
+
+    role: ClassVar[str]
+    tasks: ClassVar[frozenset[str]] = frozenset()
+
+    def handle(self, message: Message) -> list[Message]:
+        if not isinstance(message, OfficeRequest):
+            return []
+        if message.task not in self.tasks:
+            raise ValueError(f"{type(self).__name__} does not do {message.task!r}")
+        answer: Answer = getattr(self, message.task)(message)
+        return [
+            OfficeReply(
+                sender=self.address,
+                to=message.sender,
+                task=message.task,
+                turn=message.turn,
+                suggestions=tuple(answer.suggestions),
+                says=tuple(answer.says),
+                updates=tuple(answer.updates),
+            )
+        ]
+
+
+class StrategyOffice(Office):
+    """Suggests moves with utilities; computes the utility of a deal on request."""
+
+    role = "so"
+    tasks = frozenset({"suggest", "deal_utility"})
+
+    def suggest(self, request: OfficeRequest) -> Answer:
+        return Answer()
+
+    def deal_utility(self, request: OfficeRequest) -> Answer:
+        return Answer()
+
+
+class ForeignOffice(Office):
+    """Negotiates: proposes, accepts, rejects, retracts deals; records them in the KB."""
+
+    role = "fo"
+    tasks = frozenset({"negotiate"})
+
+    def negotiate(self, request: OfficeRequest) -> Answer:
+        return Answer()
+
+
+class IntelligenceOffice(Office):
+    """Updates trust and opponent models (predicted goals / roles) after each phase."""
+
+    role = "io"
+    tasks = frozenset({"update"})
+
+    def update(self, request: OfficeRequest) -> Answer:
+        return Answer()

@@ -1,0 +1,105 @@
+"""Play one game: build the header, the actors and the placement, run the bus, write the log.
+
+The header names everything needed to rebuild every actor (game, options, seed, agent specs,
+game id, code version) and nothing that depends on time, host, process or placement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from actors.actor import Actor
+from actors.placement import RUNTIMES, InlinePlacement
+from actors.referee import Referee
+from actors.registry import AgentSpec, build_player
+from bus.bus import Bus, Sink
+from bus.messages import REFEREE, RUNNER, GameEnd, Start
+from games.registry import get_game
+
+CODE_VERSION = "0.1.0"
+
+
+class OptionsError(ValueError):
+    """Game options that do not validate."""
+
+
+def game_options(game_name: str, raw: dict[str, Any] | None):
+    game = get_game(game_name)
+    try:
+        return game.options(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "options"
+        raise OptionsError(f"{game_name} option {where}: {first['msg']}") from None
+
+
+def make_header(
+    game_name: str,
+    seed: int,
+    agents: list[AgentSpec],
+    options: dict[str, Any] | None = None,
+    game_id: str | None = None,
+) -> dict[str, Any]:
+    """A validated header: options filled with defaults, one agent spec per seat."""
+    game = get_game(game_name)
+    opts = game_options(game_name, options)
+    players = game.num_players(opts)
+    if len(agents) != players:
+        raise ValueError(f"{game_name} with these options seats {players} players, got {len(agents)} agents")
+    return {
+        "game": game_name,
+        "game_id": game_id or f"{game_name}-{seed}",
+        "seed": seed,
+        "options": opts.model_dump(mode="json"),
+        "agents": [a.model_dump(mode="json") for a in agents],
+        "code_version": CODE_VERSION,
+    }
+
+
+def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee: bool = True) -> dict[str, Actor]:
+    """The actors the header describes (all seats by default), by address, in address order."""
+    game = get_game(header["game"])
+    seed = header["seed"]
+    actors: dict[str, Actor] = {}
+    if referee:
+        actors[REFEREE] = Referee(game, game.options(header["options"]), seed)
+    specs = [AgentSpec.model_validate(a) for a in header["agents"]]
+    for seat in seats if seats is not None else range(len(specs)):
+        for actor in build_player(specs[seat], header["game"], seat, seed):
+            if actor.address in actors:
+                raise ValueError(f"two actors at address {actor.address}")
+            actors[actor.address] = actor
+    return dict(sorted(actors.items()))
+
+
+@dataclass
+class MatchResult:
+    header: dict[str, Any]
+    end: GameEnd
+    records: int
+
+
+def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement: Any = None) -> MatchResult:
+    """Run the game of `header`, sending every stamped record to `sink` (header not included)."""
+    if runtime not in RUNTIMES:
+        raise ValueError(f"unknown runtime {runtime!r} (known: {', '.join(RUNTIMES)})")
+    owned = placement is None
+    if placement is None:
+        if runtime == "inline":
+            placement = InlinePlacement(build_actors(header))
+        else:
+            from actors.ray_placement import RayPlacement
+
+            placement = RayPlacement(runtime)
+    if hasattr(placement, "reset"):
+        placement.reset(header)
+    try:
+        bus = Bus(header["game_id"], placement, sink)
+        end = bus.run(Start(sender=RUNNER, to=REFEREE))
+    finally:
+        if owned:
+            placement.close()
+    return MatchResult(header=header, end=end, records=bus.seq + 1)

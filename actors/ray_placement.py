@@ -1,0 +1,128 @@
+"""Ray placements: players or modules as Ray actors; the referee stays beside the bus.
+
+Logic lives in the plain `Host` (a set of actors built from the log header); the Ray class only
+translates. Messages cross as msgpack bytes of their JSON-mode dicts, never pickled objects.
+A wave is split by host, every host handles its share in order (so one actor sees its messages
+in log order), hosts run in parallel, and the outputs are put back in the wave's order.
+Hosts are reset, not re-created, from game to game.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import ray
+
+from actors.match import build_actors
+from actors.placement import InlinePlacement, group_key
+from actors.registry import AgentSpec
+from bus.bus import deliver_one
+from bus.codec import dump, load, pack, unpack
+from bus.messages import REFEREE, Message
+
+
+class Host:
+    """Some of a game's actors, rebuilt from the header on `reset`."""
+
+    def __init__(self) -> None:
+        self.actors: dict[str, Any] = {}
+
+    def reset(self, header_bytes: bytes, addresses: list[str]) -> None:
+        header = unpack(header_bytes)
+        seats = sorted({int(a.split("/", 1)[0][1:]) for a in addresses})
+        built = build_actors(header, seats=seats, referee=False)
+        missing = sorted(set(addresses) - set(built))
+        if missing:
+            raise ValueError(f"header builds no actor at {missing}")
+        self.actors = {a: built[a] for a in addresses}
+
+    def handle_batch(self, batch_bytes: bytes) -> bytes:
+        out = []
+        for seq, data in unpack(batch_bytes):
+            message = load(data)
+            out.append([dump(m) for m in deliver_one(self.actors[message.to], message, seq)])
+        return pack(out)
+
+
+@ray.remote(num_cpus=0)
+class _RayHost:
+    def __init__(self) -> None:
+        self.host = Host()
+
+    def reset(self, header_bytes: bytes, addresses: list[str]) -> None:
+        self.host.reset(header_bytes, addresses)
+
+    def handle_batch(self, batch_bytes: bytes) -> bytes:
+        return self.host.handle_batch(batch_bytes)
+
+
+def ensure_ray(address: str | None = None, num_cpus: int | None = None) -> None:
+    """Start a local Ray (or join `address`) unless one is already connected."""
+    if ray.is_initialized():
+        return
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+    if address:
+        ray.init(address=address, **kwargs)
+    else:
+        ray.init(num_cpus=num_cpus or os.cpu_count() or 2, **kwargs)
+
+
+class RayPlacement:
+    """Delivers to Ray-hosted actors, grouped per player or per module."""
+
+    def __init__(self, runtime: str):
+        if runtime not in ("ray-players", "ray-modules"):
+            raise ValueError(f"not a Ray runtime: {runtime!r}")
+        self.runtime = runtime
+        self.hosts: dict[str, Any] = {}  # group key -> Ray actor handle, kept across games
+        self.where: dict[str, str] = {}
+        self.local: InlinePlacement | None = None
+        self.addresses: frozenset[str] = frozenset()
+
+    def reset(self, header: dict[str, Any]) -> None:
+        """Prepare for the game of `header`, reusing hosts of earlier games."""
+        ensure_ray()
+        everyone = build_actors(header)  # cheap local build: the address list and the referee
+        self.local = InlinePlacement({REFEREE: everyone[REFEREE]})
+        groups: dict[str, list[str]] = {}
+        for address in everyone:
+            if address != REFEREE:
+                groups.setdefault(group_key(address, self.runtime), []).append(address)
+        header_bytes = pack(header)
+        waits = []
+        for key, addresses in sorted(groups.items()):
+            if key not in self.hosts:
+                self.hosts[key] = _RayHost.remote()
+            waits.append(self.hosts[key].reset.remote(header_bytes, addresses))
+        ray.get(waits)
+        self.where = {a: key for key, addresses in groups.items() for a in addresses}
+        self.addresses = frozenset(everyone)
+
+    def deliver_wave(self, wave: list[tuple[int, Message]]) -> list[list[Message]]:
+        results: list[list[Message] | None] = [None] * len(wave)
+        batches: dict[str, list[int]] = {}
+        for i, (_, message) in enumerate(wave):
+            if message.to == REFEREE:
+                continue
+            batches.setdefault(self.where[message.to], []).append(i)
+        futures = {
+            key: self.hosts[key].handle_batch.remote(pack([[wave[i][0], dump(wave[i][1])] for i in idx]))
+            for key, idx in sorted(batches.items())
+        }
+        for i, (seq, message) in enumerate(wave):  # the referee runs here meanwhile
+            if message.to == REFEREE:
+                results[i] = self.local.deliver_wave([(seq, message)])[0]
+        for key, payload in zip(futures, ray.get(list(futures.values()))):
+            for i, outs in zip(batches[key], unpack(payload)):
+                results[i] = [load(d) for d in outs]
+        return results  # type: ignore[return-value]
+
+    def close(self) -> None:
+        for handle in self.hosts.values():
+            ray.kill(handle)
+        self.hosts = {}
+
+
+__all__ = ["AgentSpec", "Host", "RayPlacement", "ensure_ray"]

@@ -1,0 +1,259 @@
+"""The referee: owns one game's rules and drives it through the bus.
+
+At each node it draws chance outcomes (logged), opens talk rounds where the rules allow talk,
+asks the players to act, and applies their joint action (logged with the state digest). A player
+that raises, answers illegally or stays silent gets an error event and the rules' default; the
+game always completes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actors.actor import Actor
+from bus.messages import (
+    LOG,
+    REFEREE,
+    Act,
+    ActRequest,
+    ChanceEvent,
+    ErrorEvent,
+    Fault,
+    GameEnd,
+    Heard,
+    Line,
+    Message,
+    Quiet,
+    Start,
+    StepEvent,
+    Talk,
+    TalkTurn,
+)
+from games.api import Game, IllegalAction, Options, State
+
+
+def player_address(seat: int) -> str:
+    return f"p{seat}"
+
+
+def seat_of(address: str) -> int | None:
+    head = address.split("/", 1)[0]
+    return int(head[1:]) if head.startswith("p") and head[1:].isdigit() else None
+
+
+class Referee(Actor):
+    """Drives a game: chance, talk rounds, decisions, errors, game end."""
+
+    def __init__(self, game: Game, options: Options, seed: int):
+        super().__init__(REFEREE, seed)
+        self.game = game
+        self.options = options
+        self.state: State | None = None
+        self.step = 0  # chance outcomes and joint actions applied
+        self.turn = 0  # decisions applied
+        self.waiting: dict[int, list[str]] = {}  # seat -> legal actions, for the open decision
+        self.actions: dict[int, str] = {}
+        self.talk_open = False  # talk rounds running for the current turn
+        self.talk_done = False  # talk already held before the current turn's decision
+        self.talk_spec: Any = None
+        self.talk_round = 0
+        self.talk_waiting: set[int] = set()
+        self.talk_lines: dict[str, list[Line]] = {}
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def handle(self, message: Message) -> list[Message]:
+        if isinstance(message, Start):
+            self.state = self.game.new_initial_state(self.options)
+            return self._advance()
+        if isinstance(message, Act):
+            return self._on_act(message)
+        if isinstance(message, Talk):
+            return self._on_talk(message)
+        if isinstance(message, Fault):
+            seat = seat_of(message.actor)
+            return self._fail(seat, message.actor, f"raised {message.error}")
+        if isinstance(message, Quiet):
+            out: list[Message] = []
+            for seat in sorted(self.talk_waiting | set(self.waiting)):
+                out += self._fail(seat, player_address(seat), "no reply")
+            return out
+        return [self._error(message.sender, f"unexpected message kind {message.kind!r}", "ignored")]
+
+    # -- the game loop ----------------------------------------------------------------------
+
+    def _advance(self) -> list[Message]:
+        state = self.state
+        out: list[Message] = []
+        while True:
+            if state.is_terminal():
+                result = state.outcome()
+                out.append(
+                    GameEnd(
+                        sender=REFEREE,
+                        to=LOG,
+                        returns=result.returns,
+                        winners=result.winners,
+                        summary=result.summary,
+                        steps=self.step,
+                        digest=state.digest(),
+                    )
+                )
+                return out
+            if self.step >= self.game.max_steps:
+                raise RuntimeError(f"{self.game.name}: no end after {self.step} steps")
+            if state.is_chance():
+                outcome = state.sample_chance(self.rng)
+                state.apply_chance(outcome)
+                self.step += 1
+                out.append(ChanceEvent(sender=REFEREE, to=LOG, step=self.step, outcome=outcome, digest=state.digest()))
+                continue
+            if not self.talk_done:
+                self.talk_done = True
+                spec = state.talk()
+                if spec is not None and spec.max_rounds > 0 and spec.channels:
+                    self.talk_spec, self.talk_round = spec, 0
+                    return out + self._open_round()
+            self.waiting = {p: state.legal_actions(p) for p in state.current_players()}
+            self.actions = {}
+            for seat, legal in self.waiting.items():
+                out.append(
+                    ActRequest(
+                        sender=REFEREE,
+                        to=player_address(seat),
+                        turn=self.turn,
+                        player=seat,
+                        legal=tuple(legal),
+                        observation=state.observation(seat),
+                    )
+                )
+            return out
+
+    def _on_act(self, message: Act) -> list[Message]:
+        seat = seat_of(message.sender)
+        if seat not in self.waiting or message.turn != self.turn or message.sender != player_address(seat):
+            return [self._error(message.sender, f"unexpected act for turn {message.turn}", "ignored")]
+        legal = self.waiting.pop(seat)
+        out: list[Message] = []
+        action = message.action
+        if action not in legal:
+            default = self.state.default_action(seat)
+            out.append(self._error(message.sender, f"illegal action {action!r}", default))
+            action = default
+        self.actions[seat] = action
+        return out + self._maybe_apply()
+
+    def _maybe_apply(self) -> list[Message]:
+        if self.waiting:
+            return []
+        actions = dict(sorted(self.actions.items()))
+        try:
+            self.state.apply_actions(actions)
+        except IllegalAction as exc:  # rules and legal_actions disagree: a bug in the game
+            raise RuntimeError(f"{self.game.name}: rules rejected their own legal actions: {exc}") from exc
+        self.step += 1
+        step = StepEvent(
+            sender=REFEREE,
+            to=LOG,
+            step=self.step,
+            turn=self.turn,
+            actions={str(p): a for p, a in actions.items()},
+            digest=self.state.digest(),
+        )
+        self.turn += 1
+        self.talk_done = False
+        return [step] + self._advance()
+
+    def _fail(self, seat: int | None, actor: str, reason: str) -> list[Message]:
+        """A player (or one of its modules) failed: apply the default where it was awaited."""
+        if seat in self.waiting:
+            legal = self.waiting.pop(seat)
+            default = self.state.default_action(seat)
+            self.actions[seat] = default if default in legal else legal[0]
+            return [self._error(actor, reason, self.actions[seat])] + self._maybe_apply()
+        if seat in self.talk_waiting:
+            self.talk_waiting.discard(seat)
+            return [self._error(actor, reason, "silence")] + self._maybe_close_round()
+        return [self._error(actor, reason, "ignored")]
+
+    def _error(self, actor: str, reason: str, applied: str) -> ErrorEvent:
+        return ErrorEvent(sender=REFEREE, to=LOG, actor=actor, turn=self.turn, reason=reason, applied=applied)
+
+    # -- talk rounds ------------------------------------------------------------------------
+
+    def _open_round(self) -> list[Message]:
+        spec = self.talk_spec
+        out: list[Message] = []
+        self.talk_lines = {channel: [] for channel in sorted(spec.channels)}
+        self.talk_waiting = set()
+        for channel in sorted(spec.channels):
+            members = spec.channels[channel]
+            for seat in members:
+                self.talk_waiting.add(seat)
+                out.append(
+                    TalkTurn(
+                        sender=REFEREE,
+                        to=player_address(seat),
+                        turn=self.turn,
+                        channel=channel,
+                        round=self.talk_round,
+                        max_rounds=spec.max_rounds,
+                        members=tuple(members),
+                        observation=self.state.observation(seat),
+                    )
+                )
+        return out
+
+    def _on_talk(self, message: Talk) -> list[Message]:
+        seat = seat_of(message.sender)
+        spec = self.talk_spec
+        if (
+            seat not in self.talk_waiting
+            or message.sender != player_address(seat)
+            or message.turn != self.turn
+            or message.round != self.talk_round
+            or message.channel not in spec.channels
+            or seat not in spec.channels[message.channel]
+        ):
+            return [self._error(message.sender, f"unexpected talk on {message.channel!r}", "ignored")]
+        self.talk_waiting.discard(seat)
+        out: list[Message] = []
+        kept = []
+        check = getattr(self.state, "validate_talk", None)
+        for item in message.says:
+            reason = check(seat, message.channel, item) if check else None
+            if reason:
+                out.append(self._error(message.sender, f"invalid talk {item.kind}: {reason}", "dropped"))
+            else:
+                kept.append(item)
+        if kept:
+            self.talk_lines[message.channel].append(Line(speaker=seat, says=tuple(kept)))
+        return out + self._maybe_close_round()
+
+    def _maybe_close_round(self) -> list[Message]:
+        if self.talk_waiting:
+            return []
+        spec = self.talk_spec
+        out: list[Message] = []
+        spoke = False
+        for channel, lines in self.talk_lines.items():
+            if not lines:
+                continue
+            spoke = True
+            lines_sorted = tuple(sorted(lines, key=lambda line: line.speaker))
+            for seat in spec.channels[channel]:
+                out.append(
+                    Heard(
+                        sender=REFEREE,
+                        to=player_address(seat),
+                        turn=self.turn,
+                        channel=channel,
+                        round=self.talk_round,
+                        lines=lines_sorted,
+                    )
+                )
+        self.talk_round += 1
+        if spoke and self.talk_round < spec.max_rounds:
+            return out + self._open_round()
+        self.talk_spec = None
+        return out + self._advance()

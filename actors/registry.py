@@ -1,0 +1,136 @@
+"""Agents by name: how to build a player's actors (President and offices) from a spec.
+
+An agent spec is `name` or `name:key=value;key=value`; a lineup is one spec for every seat or
+one spec per seat, separated by commas. Values are read as JSON where they parse (numbers,
+true/false, lists), else as strings; `offices=so+io` lists the offices that are switched on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from actors.actor import Actor
+from actors.alpha.baseline import RandomStrategyOffice
+from actors.alpha.president import President
+from actors.alpha.traits import Traits
+
+OFFICE_ROLES = ("fo", "io", "so")
+
+
+class AgentSpecError(ValueError):
+    """A lineup or agent spec that cannot be used."""
+
+
+class AgentSpec(BaseModel):
+    """One seat's agent: a registered name and its options (as written in the log header)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class RandomOptions(BaseModel):
+    """Options of the `random` agent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    offices: tuple[str, ...] = ("so",)
+    width: int = Field(3, ge=1)
+    traits: Traits = Traits()
+
+    @field_validator("offices", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(sorted(part for part in value.split("+") if part))
+        return value
+
+    @field_validator("offices")
+    @classmethod
+    def _known(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        bad = sorted(set(value) - {"so"})
+        if bad:
+            raise ValueError(f"the random agent has no office {', '.join(bad)} (it has: so)")
+        return tuple(sorted(set(value)))
+
+
+def _build_random(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
+    opts = RandomOptions.model_validate(raw)
+    pr = f"p{seat}"
+    offices = {role: f"{pr}/{role}" for role in opts.offices}
+    actors: list[Actor] = [President(pr, seed, seat, offices, opts.traits)]
+    if "so" in offices:
+        actors.append(RandomStrategyOffice(offices["so"], seed, width=opts.width))
+    return actors
+
+
+@dataclass(frozen=True)
+class AgentDef:
+    name: str
+    games: frozenset[str] | None  # None: plays any game
+    build: Callable[[str, int, int, dict[str, Any]], list[Actor]]
+    doc: str
+
+
+AGENTS: dict[str, AgentDef] = {
+    "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
+}
+
+
+def agent_names() -> list[str]:
+    return sorted(AGENTS)
+
+
+def build_player(spec: AgentSpec, game: str, seat: int, seed: int) -> list[Actor]:
+    """The actors of the player in `seat`, President first. Raises AgentSpecError."""
+    agent = AGENTS.get(spec.name)
+    if agent is None:
+        raise AgentSpecError(f"unknown agent {spec.name!r} (known: {', '.join(agent_names())})")
+    if agent.games is not None and game not in agent.games:
+        raise AgentSpecError(f"agent {spec.name!r} does not play {game} (it plays: {', '.join(sorted(agent.games))})")
+    try:
+        return agent.build(game, seat, seed, spec.options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "options"
+        raise AgentSpecError(f"agent {spec.name!r}: {where}: {first['msg']}") from None
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_spec(text: str) -> AgentSpec:
+    name, _, rest = text.strip().partition(":")
+    if not name or not name.replace("_", "").replace("-", "").isalnum():
+        raise AgentSpecError(f"malformed agent spec {text!r}: expected NAME or NAME:key=value;...")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(";"))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise AgentSpecError(f"malformed option {part!r} in agent spec {text!r}: expected key=value")
+        path = key.strip().split(".")
+        node = options
+        for name_part in path[:-1]:
+            node = node.setdefault(name_part, {})
+        node[path[-1]] = _value(value.strip())
+    return AgentSpec(name=name, options=options)
+
+
+def parse_lineup(text: str, players: int) -> list[AgentSpec]:
+    """One spec for every seat, or exactly one per seat. Raises AgentSpecError."""
+    parts = [p for p in (text or "").split(",")]
+    if not text or any(not p.strip() for p in parts):
+        raise AgentSpecError(f"malformed --agents {text!r}: expected a comma-separated list of agent specs")
+    specs = [parse_spec(p) for p in parts]
+    if len(specs) == 1:
+        return specs * players
+    if len(specs) != players:
+        raise AgentSpecError(f"--agents names {len(specs)} agents for {players} seats (give 1 or {players})")
+    return specs

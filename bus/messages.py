@@ -1,0 +1,231 @@
+"""Every message kind: frozen pydantic models in one discriminated union, one TypeAdapter.
+
+Addresses are strings: "referee", a player "p3", its offices "p3/so", "p3/fo", "p3/io".
+Messages addressed to "log" are records only: the bus stamps and logs them but delivers nothing.
+Messages must be treated as immutable by receivers (inline placement shares the objects).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from games.registry import talk_models
+
+LOG = "log"  # record-only address
+REFEREE = "referee"
+BUS = "bus"
+RUNNER = "runner"
+
+_talk = tuple(talk_models())
+if len(_talk) > 1:
+    TalkContent = Annotated[Union[_talk], Field(discriminator="kind")]  # type: ignore[valid-type]
+else:  # one vocabulary model: no union to discriminate
+    TalkContent = _talk[0]  # type: ignore[misc]
+
+
+class Message(BaseModel):
+    """Base: who sends it, to whom. Subclasses add `kind` and their payload."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    sender: str
+    to: str
+
+
+# --- runner, bus and referee ------------------------------------------------------------------
+
+
+class Start(Message):
+    """Sent by the runner to the referee: begin the game."""
+
+    kind: Literal["start"] = "start"
+
+
+class Quiet(Message):
+    """Sent by the bus to the referee when nothing is left to deliver (logical-time timeout)."""
+
+    kind: Literal["quiet"] = "quiet"
+
+
+class Fault(Message):
+    """Sent by the bus to the sender of a message whose handling raised or misbehaved."""
+
+    kind: Literal["fault"] = "fault"
+    actor: str
+    error: str
+    cause: int
+
+
+class ChanceEvent(Message):
+    """Record: the referee drew a chance outcome and applied it."""
+
+    kind: Literal["chance"] = "chance"
+    step: int
+    outcome: Any
+    digest: str
+
+
+class ActRequest(Message):
+    """Referee asks a player to act at decision `turn`."""
+
+    kind: Literal["act_request"] = "act_request"
+    turn: int
+    player: int
+    legal: tuple[str, ...]
+    observation: dict[str, Any]
+
+
+class Act(Message):
+    """A player's action for decision `turn`."""
+
+    kind: Literal["act"] = "act"
+    turn: int
+    action: str
+
+
+class StepEvent(Message):
+    """Record: the referee applied one joint action (player index as string -> action)."""
+
+    kind: Literal["step"] = "step"
+    step: int
+    turn: int
+    actions: dict[str, str]
+    digest: str
+
+
+class ErrorEvent(Message):
+    """Record: an actor failed (raised, illegal action, no reply); the rules' default applied."""
+
+    kind: Literal["error"] = "error"
+    actor: str
+    turn: int
+    reason: str
+    applied: str
+
+
+class TalkTurn(Message):
+    """Referee opens talk round `round` of channel `channel` before decision `turn`."""
+
+    kind: Literal["talk_turn"] = "talk_turn"
+    turn: int
+    channel: str
+    round: int
+    max_rounds: int
+    members: tuple[int, ...]
+    observation: dict[str, Any]
+
+
+class Talk(Message):
+    """A player's contribution to a talk round (possibly nothing)."""
+
+    kind: Literal["talk"] = "talk"
+    turn: int
+    channel: str
+    round: int
+    says: tuple[TalkContent, ...] = ()  # type: ignore[valid-type]
+
+
+class Line(BaseModel):
+    """One speaker's contribution within a round."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    speaker: int
+    says: tuple[TalkContent, ...]  # type: ignore[valid-type]
+
+
+class Heard(Message):
+    """Referee tells a channel member what was said in a closed round."""
+
+    kind: Literal["heard"] = "heard"
+    turn: int
+    channel: str
+    round: int
+    lines: tuple[Line, ...]
+
+
+class GameEnd(Message):
+    """Record: the last of a game. Returns per player, winners, final digest."""
+
+    kind: Literal["game_end"] = "game_end"
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    summary: str
+    steps: int
+    digest: str
+
+
+# --- inside an Alpha agent --------------------------------------------------------------------
+
+
+class Suggestion(BaseModel):
+    """An action the Strategy Office suggests, with its utility (higher is better)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    action: str
+    utility: float
+
+
+class KBUpdate(BaseModel):
+    """Set the knowledge-base entry at `path` to `value` (None deletes it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    path: tuple[str, ...]
+    value: Any = None
+
+
+Task = Literal["update", "suggest", "negotiate", "deal_utility"]
+
+
+class OfficeRequest(Message):
+    """President asks an office for work, carrying the KB view the office needs."""
+
+    kind: Literal["office_request"] = "office_request"
+    task: Task
+    turn: int
+    view: dict[str, Any]
+    legal: tuple[str, ...] = ()
+
+
+class OfficeReply(Message):
+    """An office's answer: suggestions, talk to send, and the KB updates it proposes."""
+
+    kind: Literal["office_reply"] = "office_reply"
+    task: Task
+    turn: int
+    suggestions: tuple[Suggestion, ...] = ()
+    says: tuple[TalkContent, ...] = ()  # type: ignore[valid-type]
+    updates: tuple[KBUpdate, ...] = ()
+
+
+class KBChange(Message):
+    """Record: the President applied KB updates proposed by `source`."""
+
+    kind: Literal["kb_change"] = "kb_change"
+    turn: int
+    source: str
+    updates: tuple[KBUpdate, ...]
+
+
+AnyMessage = Annotated[
+    Union[
+        Start,
+        Quiet,
+        Fault,
+        ChanceEvent,
+        ActRequest,
+        Act,
+        StepEvent,
+        ErrorEvent,
+        TalkTurn,
+        Talk,
+        Heard,
+        GameEnd,
+        OfficeRequest,
+        OfficeReply,
+        KBChange,
+    ],
+    Field(discriminator="kind"),
+]
+
+MESSAGE = TypeAdapter(AnyMessage)

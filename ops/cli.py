@@ -1,0 +1,181 @@
+"""The `detente` command line.
+
+  detente play GAME --seed N --agents SPEC --log FILE [--runtime inline|ray-players|ray-modules]
+  detente replay verify FILE [--game ID]
+  detente replay show FILE [--at SEQ] [--game ID]
+  detente games | detente agents
+
+Bad input (unknown game, malformed agents, missing or foreign log file) gives one line on stderr
+and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+
+
+class UsageError(Exception):
+    """Bad input from the user: one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line instead of usage + error
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    key, eq, value = text.partition("=")
+    if not eq or not key:
+        raise UsageError(f"malformed --option {text!r}: expected key=value")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from actors.match import make_header, play
+    from actors.registry import parse_lineup
+    from bus.log import LogWriter
+    from games.registry import get_game
+    from actors.match import game_options
+
+    game = get_game(args.game)
+    options = dict(_parse_option(o) for o in args.option)
+    players = game.num_players(game_options(args.game, options))
+    agents = parse_lineup(args.agents, players)
+    header = make_header(args.game, args.seed, agents, options, game_id=args.game_id)
+    if args.runtime != "inline":
+        from actors.ray_placement import ensure_ray
+
+        ensure_ray(address=args.address)
+    path = Path(args.log)
+    if path.parent and not path.parent.exists():
+        raise UsageError(f"folder {path.parent} does not exist")
+    writer = LogWriter.open(path, fsync=args.fsync)
+    try:
+        writer.header(header)
+        result = play(header, writer, runtime=args.runtime)
+        writer.end_game()
+    finally:
+        writer.close()
+    end = result.end
+    winners = ", ".join(f"p{w}" for w in end.winners) or "nobody"
+    print(f"{end.summary}; winners: {winners}")
+    print(f"log: {path} ({result.records} records, {path.stat().st_size} bytes)")
+    return 0
+
+
+def _load_game(path: str, game_id: str | None):
+    from bus.log import read_log
+
+    logfile = read_log(path)
+    if not logfile.games:
+        raise UsageError(f"{path}: no game in log" + (f" ({logfile.bad})" if logfile.bad else ""))
+    if game_id is None:
+        return logfile.games[0], logfile
+    for game in logfile.games:
+        if game.header.get("game_id") == game_id:
+            return game, logfile
+    raise UsageError(f"{path}: no game {game_id!r}")
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from replay.verify import verify_game
+
+    game, logfile = _load_game(args.log, args.game)
+    verdict = verify_game(game, logfile.bad)
+    print(verdict.message if verdict.ok else f"FAIL: {verdict.message}", file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else EXIT_FAILED
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from replay.show import show
+
+    game, logfile = _load_game(args.log, args.game)
+    print(show(game, at=args.at))
+    if logfile.bad:
+        print(f"note: log stops early, {logfile.bad}")
+    return 0
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    from games.registry import GAMES
+
+    for name in sorted(GAMES):
+        print(f"{name}: {(GAMES[name].__doc__ or '').strip().splitlines()[0]}")
+    return 0
+
+
+def _cmd_agents(args: argparse.Namespace) -> int:
+    from actors.registry import AGENTS
+
+    for name, agent in sorted(AGENTS.items()):
+        plays = "any game" if agent.games is None else ", ".join(sorted(agent.games))
+        print(f"{name}: {agent.doc} ({plays})")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from actors.placement import RUNTIMES
+
+    parser = _Parser(prog="detente", description="Agents that negotiate, cooperate and betray.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play one game and write its log")
+    play.add_argument("game")
+    play.add_argument("--seed", type=int, required=True)
+    play.add_argument("--agents", required=True, help="one spec for all seats or one per seat, comma-separated")
+    play.add_argument("--log", required=True, help="log file to write")
+    play.add_argument("--runtime", choices=RUNTIMES, default="inline")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    play.add_argument("--game-id", default=None)
+    play.add_argument("--address", default=None, help="join this Ray cluster instead of starting one")
+    play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
+    play.set_defaults(func=_cmd_play)
+
+    replay = sub.add_parser("replay", help="verify or show a logged game")
+    rsub = replay.add_subparsers(dest="replay_command", required=True, parser_class=_Parser)
+    verify = rsub.add_parser("verify", help="check frames, actor outputs and state digests")
+    verify.add_argument("log")
+    verify.add_argument("--game", default=None, help="game id inside a multi-game log")
+    verify.set_defaults(func=_cmd_verify)
+    show = rsub.add_parser("show", help="print the game at a seq")
+    show.add_argument("log")
+    show.add_argument("--at", type=int, default=None, help="seq to show (default: the end)")
+    show.add_argument("--game", default=None)
+    show.set_defaults(func=_cmd_show)
+
+    sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
+    sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from actors.match import OptionsError
+    from actors.registry import AgentSpecError
+    from bus.log import LogError
+    from games.registry import UnknownGame
+    from ops.logging import configure
+
+    configure()
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError) as exc:
+        print(f"detente: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("detente: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
