@@ -59,6 +59,14 @@ class Referee(Actor):
         self.talk_round = 0
         self.talk_waiting: set[int] = set()
         self.talk_lines: dict[str, list[Line]] = {}
+        self._seen: dict[int, dict[str, Any]] = {}  # observations of the current node, by seat
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        """The rules' observation, computed once per node and seat (talk and act share it)."""
+        obs = self._seen.get(seat)
+        if obs is None:
+            obs = self._seen[seat] = self.state.observation(seat)
+        return obs
 
     # -- dispatch ---------------------------------------------------------------------------
 
@@ -105,6 +113,7 @@ class Referee(Actor):
             if state.is_chance():
                 outcome = state.sample_chance(self.rng)
                 state.apply_chance(outcome)
+                self._seen = {}
                 self.step += 1
                 out.append(ChanceEvent(sender=REFEREE, to=LOG, step=self.step, outcome=outcome, digest=state.digest()))
                 continue
@@ -124,7 +133,7 @@ class Referee(Actor):
                         turn=self.turn,
                         player=seat,
                         legal=tuple(legal),
-                        observation=state.observation(seat),
+                        observation=self._observation(seat),
                     )
                 )
             return out
@@ -149,6 +158,7 @@ class Referee(Actor):
         actions = dict(sorted(self.actions.items()))
         try:
             self.state.apply_actions(actions)
+            self._seen = {}
         except IllegalAction as exc:  # rules and legal_actions disagree: a bug in the game
             raise RuntimeError(f"{self.game.name}: rules rejected their own legal actions: {exc}") from exc
         self.step += 1
@@ -199,7 +209,7 @@ class Referee(Actor):
                         round=self.talk_round,
                         max_rounds=spec.max_rounds,
                         members=tuple(members),
-                        observation=self.state.observation(seat),
+                        observation=self._observation(seat),
                     )
                 )
         return out

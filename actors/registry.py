@@ -61,7 +61,8 @@ def _build_random(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[
     opts = RandomOptions.model_validate(raw)
     pr = f"p{seat}"
     offices = {role: f"{pr}/{role}" for role in opts.offices}
-    actors: list[Actor] = [President(pr, seed, seat, offices, opts.traits)]
+    # the random Strategy Office needs no KB view: the legal actions travel with the request
+    actors: list[Actor] = [President(pr, seed, seat, offices, opts.traits, views={"so": ()})]
     if "so" in offices:
         actors.append(RandomStrategyOffice(offices["so"], seed, width=opts.width))
     return actors

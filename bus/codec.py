@@ -9,15 +9,29 @@ from __future__ import annotations
 from typing import Any
 
 import msgpack
+from pydantic import BaseModel
 
 from bus.messages import MESSAGE, Message
 
 FORMAT_VERSION = 1
 
 
-def dump(message: Message) -> dict[str, Any]:
-    """The JSON-mode dict of a message (what the log and the wire carry)."""
-    return message.model_dump(mode="json")
+def dump(message: BaseModel) -> dict[str, Any]:
+    """The dict of a message as the log and the wire carry it.
+
+    Packs to the same bytes as `model_dump(mode="json")` (tests check this for every kind) at a
+    fraction of the cost: our models hold only JSON values, tuples and nested models, and
+    msgpack writes a tuple exactly as the list JSON mode would make of it.
+    """
+    return {key: _plain(value) for key, value in message.__dict__.items()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return dump(value)
+    if type(value) is tuple and value and isinstance(value[0], BaseModel):
+        return [dump(item) for item in value]
+    return value
 
 
 def load(data: dict[str, Any]) -> Message:
@@ -25,8 +39,11 @@ def load(data: dict[str, Any]) -> Message:
     return MESSAGE.validate_python(data)
 
 
+_packer = msgpack.Packer(use_bin_type=True)  # reused: a Packer per call costs as much as packing
+
+
 def pack(data: Any) -> bytes:
-    return msgpack.packb(data, use_bin_type=True)
+    return _packer.pack(data)
 
 
 def unpack(payload: bytes) -> Any:
@@ -43,4 +60,4 @@ def decode_message(payload: bytes) -> Message:
 
 def pack_record(game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
     """One stamped event: the bus's (game_id, seq), the seq it answers, the message dict."""
-    return pack({"game": game_id, "seq": seq, "cause": cause, "msg": message})
+    return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": message})

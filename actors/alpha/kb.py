@@ -2,21 +2,36 @@
 
 Sections (by convention): seat, traits, observation, legal, beliefs {player: {role: certainty}},
 trust {player: value}, deals, commitments {turn: action}, inbox (talk heard), suggestions.
+
+Invariant: nothing in the KB is ever mutated in place. `set` copies the dicts along the path
+(copy-on-write), so a view handed to an office shares structure safely and costs no deep copy.
+Offices, in turn, never mutate what they receive (DESIGN.md section 3).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Iterable
 
 from bus.messages import KBUpdate
 
 
+def _assoc(node: Any, path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    new = dict(node) if isinstance(node, dict) else {}
+    head = path[0]
+    if len(path) > 1:
+        new[head] = _assoc(new.get(head), path[1:], value)
+    elif value is None:
+        new.pop(head, None)
+    else:
+        new[head] = value
+    return new
+
+
 class KnowledgeBase:
-    """Plain nested dicts. `apply` is the only mutator used for office proposals."""
+    """Plain nested dicts, replaced (never mutated) by `set` and `apply`."""
 
     def __init__(self, data: dict[str, Any] | None = None):
-        self.data: dict[str, Any] = data or {}
+        self.data: dict[str, Any] = dict(data or {})
 
     def get(self, *path: str, default: Any = None) -> Any:
         node: Any = self.data
@@ -27,20 +42,16 @@ class KnowledgeBase:
         return node
 
     def set(self, path: tuple[str, ...], value: Any) -> None:
-        node = self.data
-        for key in path[:-1]:
-            node = node.setdefault(key, {})
-        if value is None:
-            node.pop(path[-1], None)
-        else:
-            node[path[-1]] = value
+        """Set (or, with None, delete) the entry at `path`."""
+        if not path:
+            raise ValueError("a KB path cannot be empty")
+        self.data = _assoc(self.data, path, value)
 
     def apply(self, updates: Iterable[KBUpdate]) -> None:
         for update in updates:
-            if not update.path:
-                raise ValueError("a KB update needs a non-empty path")
-            self.set(update.path, copy.deepcopy(update.value))
+            self.set(update.path, update.value)
 
     def view(self, sections: Iterable[str]) -> dict[str, Any]:
-        """A copy of the named sections (those present), for a request to an office."""
-        return {name: copy.deepcopy(self.data[name]) for name in sorted(set(sections)) if name in self.data}
+        """The named sections that exist, shared, for a request to an office."""
+        data = self.data
+        return {name: data[name] for name in sections if name in data}

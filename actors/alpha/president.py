@@ -34,9 +34,9 @@ from bus.messages import (
 
 # The KB sections each office is shown with a request (the "view" of thesis section 4.1).
 DEFAULT_VIEWS: dict[str, tuple[str, ...]] = {
-    "io": ("seat", "observation", "beliefs", "trust", "inbox", "deals"),
-    "so": ("seat", "traits", "observation", "legal", "beliefs", "trust", "deals"),
-    "fo": ("seat", "traits", "observation", "beliefs", "trust", "deals", "inbox", "suggestions", "talk"),
+    "io": ("beliefs", "deals", "inbox", "observation", "seat", "trust"),
+    "so": ("beliefs", "deals", "legal", "observation", "seat", "traits", "trust"),
+    "fo": ("beliefs", "deals", "inbox", "observation", "seat", "suggestions", "talk", "traits", "trust"),
 }
 
 
@@ -55,8 +55,17 @@ class _Job:
 class President(Actor):
     """The player's face to the referee; the only holder of the knowledge base."""
 
-    def __init__(self, address: str, seed: int, seat: int, offices: dict[str, str], traits: Traits):
+    def __init__(
+        self,
+        address: str,
+        seed: int,
+        seat: int,
+        offices: dict[str, str],
+        traits: Traits,
+        views: dict[str, tuple[str, ...]] | None = None,
+    ):
         super().__init__(address, seed)
+        self.views = {**DEFAULT_VIEWS, **(views or {})}
         self.offices = dict(sorted(offices.items()))  # role -> address
         self.traits = traits
         self.kb = KnowledgeBase({"seat": seat, "traits": traits.model_dump(), "inbox": []})
@@ -76,9 +85,11 @@ class President(Actor):
             self.job = _Job("talk", message, steps)
             return self._next()
         if isinstance(message, Heard):
-            inbox = self.kb.get("inbox")
-            for line in message.lines:
-                inbox.append({"turn": message.turn, "channel": message.channel, "round": message.round, **line.model_dump(mode="json")})
+            heard = [
+                {"turn": message.turn, "channel": message.channel, "round": message.round, **line.model_dump(mode="json")}
+                for line in message.lines
+            ]
+            self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard)
             return []
         if isinstance(message, OfficeReply):
             return self._on_reply(message)
@@ -94,7 +105,7 @@ class President(Actor):
             role, task = job.steps.pop(0)
             job.asked = (role, task)
             legal = job.request.legal if job.kind == "act" else ()
-            view = self.kb.view(DEFAULT_VIEWS[role])
+            view = self.kb.view(self.views[role])
             return [OfficeRequest(sender=self.address, to=self.offices[role], task=task, turn=job.request.turn, view=view, legal=legal)]
         self.job = None
         request = job.request
