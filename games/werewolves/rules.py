@@ -1,0 +1,581 @@
+"""Werewolves of Miller's Hollow as pure rules: the thesis version (Marinheiro 2016, section 5.2).
+
+Roles are werewolf, villager, seer and doctor. Nights and days alternate; night k precedes day k.
+At night the werewolves choose a victim by vote, the seer inspects one player's role and the doctor
+protects one player; by day all living players vote one player out. Chance nodes are the deal and
+the random tie-breaks, so a log holds every draw.
+
+Events are the memory of the game: each is a dict with sorted keys and a `to` field naming who
+may see it ("all", "wolves" or one seat). Observations filter events by `to`; nothing private is
+stored anywhere else except the pending night choices while a wolf-vote tie waits for its draw.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from games.api import (
+    ABSTAIN,
+    CHANCE,
+    PRIVATE_INFORMATION,
+    SIMULTANEOUS,
+    TALK,
+    Game,
+    IllegalAction,
+    Options,
+    Outcome,
+    State,
+    TalkItem,
+    TalkSpec,
+)
+from games.werewolves.talk import TALK_MODELS, WwAccept, WwAccuse, WwBid, WwPropose, WwReject
+
+WEREWOLF, VILLAGER, SEER, DOCTOR = "werewolf", "villager", "seer", "doctor"
+ROLES = (DOCTOR, SEER, VILLAGER, WEREWOLF)
+VILLAGE, WEREWOLVES, DRAW = "village", "werewolves", "draw"
+
+# Internal phases; "night_tie" is shown to players as "night" (only wolves know of the tie).
+DEAL, NIGHT, NIGHT_TIE, DAY, REVOTE, DAY_TIE, END = (
+    "deal", "night", "night_tie", "day", "revote", "day_tie", "end")
+_DECISIONS = (NIGHT, DAY, REVOTE)
+_CHANCES = (DEAL, NIGHT_TIE, DAY_TIE)
+_PUBLIC_PHASE = {NIGHT_TIE: NIGHT}
+_NIGHT_VERB = {WEREWOLF: "attack:", SEER: "inspect:", DOCTOR: "protect:"}
+_SEAT_KEYS = ("actor", "player", "target", "to")
+
+
+class WerewolvesOptions(Options):
+    """Variant options; villagers are the seats left after werewolves, seers and doctors."""
+
+    players: int = Field(10, ge=3)
+    werewolves: int = Field(2, ge=1)
+    seers: int = Field(1, ge=0)
+    doctors: int = Field(1, ge=0)
+    reveal_roles: bool = True  # published game: a dead player's card is turned face up
+    tie_rule: Literal["none", "revote_then_random"] = "none"
+    end_at_parity: bool = False
+    discussion_rounds: int = Field(3, ge=0)
+    first_phase: Literal["night", "day"] = "night"
+    max_days: int = Field(30, ge=1)
+
+    @model_validator(mode="after")
+    def _check_roles(self) -> "WerewolvesOptions":
+        special = self.werewolves + self.seers + self.doctors
+        if special > self.players:
+            raise ValueError(
+                f"werewolves + seers + doctors = {special} exceeds players = {self.players}")
+        if self.werewolves >= self.players - self.werewolves:
+            raise ValueError(
+                f"the village side must start strictly larger than the werewolves: "
+                f"werewolves={self.werewolves} needs players > {2 * self.werewolves} "
+                f"(got players={self.players})")
+        return self
+
+    @property
+    def villagers(self) -> int:
+        return self.players - self.werewolves - self.seers - self.doctors
+
+    def role_multiset(self) -> list[str]:
+        """The roles to deal, in a fixed order (the deal shuffles them)."""
+        return ([WEREWOLF] * self.werewolves + [SEER] * self.seers + [DOCTOR] * self.doctors
+                + [VILLAGER] * self.villagers)
+
+
+class WerewolvesState(State):
+    """A Werewolves position; plain lists and dicts, events immutable once appended."""
+
+    def __init__(self, options: WerewolvesOptions):
+        self._o = options
+        self._odump = options.model_dump(mode="json")
+        self._n = options.players
+        self._roles: list[str] | None = None
+        self._alive = [True] * self._n
+        self._phase = DEAL
+        self._day = 1
+        self._events: list[dict[str, Any]] = []
+        self._tied: list[int] | None = None  # candidates of a pending random tie-break
+        self._protects: list[list[int | None]] | None = None  # [doctor, target] during night_tie
+        self._candidates: list[int] | None = None  # the tied players of a day revote
+        self._winner: str | None = None
+        self._cur: list[int] | None = None
+        self._legal: dict[int, list[str]] = {}
+
+    # -- node kind -------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._phase == END
+
+    def is_chance(self) -> bool:
+        return self._phase in _CHANCES
+
+    def current_players(self) -> list[int]:
+        return list(self._current())
+
+    def _current(self) -> list[int]:
+        if self._cur is None:
+            ph, alive = self._phase, self._alive
+            if ph == NIGHT:
+                roles = self._roles
+                self._cur = [p for p in range(self._n) if alive[p] and roles[p] != VILLAGER]
+            elif ph == DAY or ph == REVOTE:
+                self._cur = [p for p in range(self._n) if alive[p]]
+            else:
+                self._cur = []
+        return self._cur
+
+    # -- chance ----------------------------------------------------------------------------
+    def sample_chance(self, rng: random.Random) -> Any:
+        if self._phase == DEAL:
+            roles = self._o.role_multiset()
+            rng.shuffle(roles)
+            return roles
+        if self._phase in (NIGHT_TIE, DAY_TIE):
+            return rng.choice(self._tied)
+        raise IllegalAction(f"not a chance node (phase {self._phase})")
+
+    def apply_chance(self, outcome: Any) -> None:
+        ph = self._phase
+        if ph == DEAL:
+            if (not isinstance(outcome, list) or len(outcome) != self._n
+                    or not all(isinstance(r, str) for r in outcome)
+                    or sorted(outcome) != sorted(self._o.role_multiset())):
+                raise IllegalAction(
+                    f"deal {outcome!r} is not a permutation of the roles "
+                    f"{sorted(self._o.role_multiset())}")
+            self._roles = list(outcome)
+            self._phase = NIGHT if self._o.first_phase == "night" else DAY
+        elif ph == NIGHT_TIE or ph == DAY_TIE:
+            if type(outcome) is not int or outcome not in self._tied:
+                raise IllegalAction(f"tie-break {outcome!r} is not one of the tied {self._tied}")
+            self._tied = None
+            if ph == NIGHT_TIE:
+                self._resolve_night(outcome)
+            else:
+                self._eliminate(outcome, lot=True)
+        else:
+            raise IllegalAction(f"not a chance node (phase {ph})")
+        self._changed()
+
+    # -- decisions -------------------------------------------------------------------------
+    def legal_actions(self, player: int) -> list[str]:
+        return list(self._legal_for(player))
+
+    def default_action(self, player: int) -> str:
+        return ABSTAIN
+
+    def _legal_for(self, p: int) -> list[str]:
+        legal = self._legal.get(p)
+        if legal is None:
+            legal = self._legal[p] = self._compute_legal(p) if p in self._current() else []
+        return legal
+
+    def _compute_legal(self, p: int) -> list[str]:
+        # "abstain" sorts before every "<verb>:<seat>" here, and seats are walked in string order.
+        alive, out = self._alive, [ABSTAIN]
+        if self._phase == NIGHT:
+            roles = self._roles
+            role = roles[p]
+            verb = _NIGHT_VERB[role]
+            for q in _str_order(self._n):
+                if alive[q] and (role == DOCTOR or (role == SEER and q != p)
+                                 or (role == WEREWOLF and roles[q] != WEREWOLF)):
+                    out.append(verb + str(q))
+        elif self._phase == DAY:
+            out += ["vote:" + str(q) for q in _str_order(self._n) if alive[q] and q != p]
+        else:
+            cands = self._candidates
+            out += ["vote:" + str(q) for q in _str_order(self._n) if q in cands and q != p]
+        return out
+
+    def apply_actions(self, actions: dict[int, str]) -> None:
+        if self._phase not in _DECISIONS:
+            raise IllegalAction(f"no decision to make at this node (phase {self._phase})")
+        cur = self._current()
+        if not isinstance(actions, dict):
+            raise IllegalAction(f"actions must be a dict player -> action, got {actions!r}")
+        for p in cur:
+            if p not in actions:
+                raise IllegalAction(
+                    f"player {p} did not act (expected one action from each of {cur})")
+        if len(actions) != len(cur):
+            extra = sorted((p for p in actions if p not in cur), key=repr)
+            raise IllegalAction(f"player {extra[0]!r} is not to act (current players {cur})")
+        for p in cur:
+            if actions[p] not in self._legal_for(p):
+                raise IllegalAction(
+                    f"player {p}: illegal action {actions[p]!r} in phase {self._phase} "
+                    f"of day {self._day}")
+        choices = [(p, _target(actions[p])) for p in cur]
+        if self._phase == NIGHT:
+            self._apply_night(choices)
+        else:
+            self._apply_vote(choices)
+        self._changed()
+
+    def _apply_night(self, choices: list[tuple[int, int | None]]) -> None:
+        roles, day = self._roles, self._day
+        wolf_votes, protects = [], []
+        for p, t in choices:
+            role = roles[p]
+            if role == WEREWOLF:
+                wolf_votes.append([p, t])
+            elif role == SEER:
+                # Thesis 5.2: the seer learns the role at once, even if killed this night.
+                if t is not None:
+                    self._log(to=p, type="inspect", day=day, actor=p, target=t, role=roles[t])
+            else:
+                protects.append([p, t])
+                self._log(to=p, type="protect", day=day, actor=p, target=t)
+        self._log(to="wolves", type="wolf_votes", day=day, votes=wolf_votes)
+        top = _top(t for _, t in wolf_votes if t is not None)
+        self._protects = protects
+        if len(top) > 1:
+            self._tied = top
+            self._phase = NIGHT_TIE
+        else:
+            self._resolve_night(top[0] if top else None)
+
+    def _resolve_night(self, victim: int | None) -> None:
+        day, protects = self._day, self._protects or []
+        self._protects = None
+        if victim is not None:
+            self._log(to="wolves", type="attacked", day=day, player=victim)
+            savers = [d for d, t in protects if t == victim]
+            if savers:
+                # The doctor's protection cancels the attack; only the doctor is told.
+                for d in savers:
+                    self._log(to=d, type="saved", day=day, actor=d, player=victim)
+            else:
+                self._alive[victim] = False
+                self._log_death("killed", victim, lot=None)
+                if self._check_end():
+                    return
+                self._phase = DAY
+                return
+        self._log(to="all", type="nobody_killed", day=day)
+        self._phase = DAY
+
+    def _apply_vote(self, choices: list[tuple[int, int | None]]) -> None:
+        revote = self._phase == REVOTE
+        self._log(to="all", type="day_votes", day=self._day, round=2 if revote else 1,
+                  votes=[[p, t] for p, t in choices])
+        top = _top(t for _, t in choices if t is not None)
+        if len(top) == 1:
+            self._candidates = None
+            self._eliminate(top[0], lot=False)
+        elif revote:
+            # Still tied (or everyone abstained): a draw among the revote's top candidates.
+            self._tied = top or self._candidates
+            self._candidates = None
+            self._phase = DAY_TIE
+        elif top and self._o.tie_rule == "revote_then_random":
+            self._candidates = top
+            self._log(to="all", type="revote", day=self._day, candidates=top)
+            self._phase = REVOTE
+        else:
+            self._log(to="all", type="nobody_eliminated", day=self._day)
+            self._end_day()
+
+    def _eliminate(self, p: int, lot: bool) -> None:
+        self._alive[p] = False
+        self._log_death("eliminated", p, lot=lot)
+        if not self._check_end():
+            self._end_day()
+
+    def _end_day(self) -> None:
+        if self._day >= self._o.max_days:
+            self._finish(DRAW)
+        else:
+            self._day += 1
+            self._phase = NIGHT
+
+    def _log_death(self, kind: str, p: int, lot: bool | None) -> None:
+        fields: dict[str, Any] = {"to": "all", "type": kind, "day": self._day, "player": p}
+        if lot is not None:
+            fields["lot"] = lot
+        if self._o.reveal_roles:
+            fields["role"] = self._roles[p]
+        self._log(**fields)
+
+    def _check_end(self) -> bool:
+        roles, alive = self._roles, self._alive
+        wolves = sum(1 for p in range(self._n) if alive[p] and roles[p] == WEREWOLF)
+        village = sum(alive) - wolves
+        if wolves == 0:
+            self._finish(VILLAGE)
+        elif village == 0 or (self._o.end_at_parity and wolves >= village):
+            self._finish(WEREWOLVES)
+        else:
+            return False
+        return True
+
+    def _finish(self, winner: str) -> None:
+        half = NIGHT if self._phase in (NIGHT, NIGHT_TIE) else DAY
+        self._log(to="all", type="game_over", day=self._day, phase=half, winner=winner)
+        self._winner = winner
+        self._phase = END
+
+    def _log(self, **fields: Any) -> None:
+        self._events.append({k: fields[k] for k in sorted(fields)})
+
+    def _changed(self) -> None:
+        self._cur = None
+        self._legal = {}
+
+    # -- talk ------------------------------------------------------------------------------
+    def talk(self) -> TalkSpec | None:
+        rounds, ph = self._o.discussion_rounds, self._phase
+        if rounds == 0 or ph not in _DECISIONS:
+            return None
+        if ph == NIGHT:
+            wolves = tuple(p for p in self._current() if self._roles[p] == WEREWOLF)
+            return TalkSpec({"wolves": wolves}, rounds) if len(wolves) >= 2 else None
+        # Day and revote: the village debates in public (in the published game the tied defend).
+        return TalkSpec({"public": tuple(self._current())}, rounds)
+
+    def validate_talk(self, player: int, channel: str, item: TalkItem) -> str | None:
+        """Why `item` said by `player` on `channel` makes no sense here, or None if it does."""
+        if not isinstance(item, TALK_MODELS):
+            return f"{type(item).__name__} is not a werewolves talk item"
+        spec = self.talk()
+        if spec is None or channel not in spec.channels:
+            return f"channel {channel!r} is not open"
+        if player not in spec.channels[channel]:
+            return f"player {player!r} is not a member of channel {channel!r}"
+        for key in ("target", "proposer"):
+            seat = getattr(item, key, None)
+            if seat is not None and seat >= self._n:
+                return f"{key} {seat} is not a seat (players 0..{self._n - 1})"
+        if isinstance(item, (WwAccuse, WwPropose, WwBid)) and not self._alive[item.target]:
+            return f"target {item.target} is dead"
+        if isinstance(item, WwAccuse) and item.target == player:
+            return "a player cannot accuse itself"
+        if isinstance(item, (WwAccept, WwReject)):
+            if item.proposer == player:
+                return "a player cannot answer its own proposal"
+            if item.proposer not in spec.channels[channel]:
+                return f"proposer {item.proposer} is not on channel {channel!r}"
+        if isinstance(item, WwBid):
+            if channel != "wolves":
+                return "a bid is sealed: only on the wolves channel"
+            if self._roles[item.target] == WEREWOLF:
+                return f"target {item.target} is a werewolf"
+        return None
+
+    # -- information -----------------------------------------------------------------------
+    def _visible(self, event: dict[str, Any], p: int) -> bool:
+        to = event["to"]
+        return to == "all" or to == p or (to == "wolves" and self._roles[p] == WEREWOLF)
+
+    def _known(self, p: int) -> dict[int, str]:
+        """Seat -> role for every role `p` knows: own, fellow wolves, inspections, revealed dead."""
+        roles = self._roles
+        if roles is None:
+            return {}
+        known = {p: roles[p]}
+        if roles[p] == WEREWOLF:
+            known.update((q, WEREWOLF) for q in range(self._n) if roles[q] == WEREWOLF)
+        for e in self._events:
+            if "role" in e and self._visible(e, p):
+                known[e["target"] if e["type"] == "inspect" else e["player"]] = e["role"]
+        return known
+
+    def observation(self, player: int) -> dict[str, Any]:
+        p = player
+        known = self._known(p) if self._roles is not None else {}
+        events = []
+        if self._roles is not None:
+            for e in self._events:
+                if self._visible(e, p):
+                    events.append(_copy_event(e, drop="to"))
+        return {
+            "me": p,
+            "role": self._roles[p] if self._roles is not None else None,
+            "phase": _public_phase(self._phase),
+            "day": self._day,
+            "num_players": self._n,
+            "alive": [q for q in range(self._n) if self._alive[q]],
+            "candidates": list(self._candidates or []),
+            "known_roles": {str(q): known[q] for q in sorted(known)},
+            "events": events,
+            "winner": self._winner,
+        }
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "WerewolvesState":
+        """Permute the roles `player` does not know (living among living, dead among dead).
+
+        Records hidden from `player` are relabelled with the same permutation, so every hidden
+        choice stays consistent with the new roles (wolves still attacked non-wolves, a seer's
+        result still matches); records `player` sees are kept as they are.
+        """
+        new = self.clone()
+        if self._roles is None:
+            return new
+        p, known = player, self._known(player)
+        sigma = list(range(self._n))
+        for living in (True, False):
+            group = [q for q in range(self._n) if q not in known and self._alive[q] == living]
+            drawn = group[:]
+            rng.shuffle(drawn)
+            for a, b in zip(group, drawn):
+                sigma[a] = b
+        roles = [""] * self._n
+        for q in range(self._n):
+            roles[sigma[q]] = self._roles[q]
+        new._roles = roles
+        new._events = [e if self._visible(e, p) else _relabel(e, sigma) for e in self._events]
+        if self._phase == NIGHT_TIE and self._roles[p] != WEREWOLF:
+            new._tied = sorted(sigma[t] for t in self._tied)
+        if self._protects:
+            new._protects = sorted(
+                pr if pr[0] == p else [sigma[pr[0]], None if pr[1] is None else sigma[pr[1]]]
+                for pr in self._protects)
+        return new
+
+    def outcome(self) -> Outcome:
+        if self._phase != END:
+            raise ValueError("the game is not over")
+        win = self._winner
+        side = [None if win == DRAW else ((r == WEREWOLF) == (win == WEREWOLVES))
+                for r in self._roles]
+        when = f"{self._events[-1]['phase']} {self._day}"
+        verb = "wins" if win == VILLAGE else "win"
+        summary = f"draw after day {self._day}" if win == DRAW else f"{win} {verb} on {when}"
+        return Outcome(
+            returns=tuple(1.0 if s else 0.0 for s in side),
+            winners=tuple(q for q in range(self._n) if side[q]),
+            summary=summary,
+            extra={"winner": win, "day": self._day, "roles": list(self._roles)},
+        )
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Full state; the event dicts inside are the state's own: read them, never mutate."""
+        return {
+            "options": dict(self._odump),
+            "roles": None if self._roles is None else list(self._roles),
+            "alive": list(self._alive),
+            "phase": self._phase,
+            "day": self._day,
+            "tied": None if self._tied is None else list(self._tied),
+            "protects": None if self._protects is None else [list(x) for x in self._protects],
+            "candidates": None if self._candidates is None else list(self._candidates),
+            "winner": self._winner,
+            "events": list(self._events),  # events are never mutated once logged
+        }
+
+    def clone(self) -> "WerewolvesState":
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._alive = list(self._alive)
+        new._events = list(self._events)
+        new._cur, new._legal = None, {}
+        return new  # roles, tied, protects and candidates are replaced, never mutated
+
+    def render(self) -> str:
+        head = f"Werewolves: day {self._day}, {_public_phase(self._phase)}"
+        if self._winner:
+            head += f", over ({self._winner})"
+        lines = [head]
+        for q in range(self._n):
+            role = self._roles[q] if self._roles else "?"
+            lines.append(f"  seat {q:2d}  {role:<9} {'alive' if self._alive[q] else 'dead'}")
+        if self._candidates:
+            lines.append(f"  revote between {self._candidates}")
+        for e in self._events[-8:]:
+            rest = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("type", "to", "day"))
+            lines.append(f"  [day {e['day']}] {e['type']} ({rest}) to {e['to']}")
+        return "\n".join(lines)
+
+
+class Werewolves(Game):
+    """Werewolves of Miller's Hollow with werewolves, villagers, seers and doctors."""
+
+    name = "werewolves"
+    options_model = WerewolvesOptions
+    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK})
+    talk_models = TALK_MODELS
+    min_return = 0.0
+    max_return = 1.0
+
+    def num_players(self, options: WerewolvesOptions) -> int:
+        return options.players
+
+    def new_initial_state(self, options: WerewolvesOptions | dict | None = None) -> WerewolvesState:
+        if not isinstance(options, WerewolvesOptions):
+            options = self.options(options)
+        return WerewolvesState(options)
+
+    def state_from_json(self, data: dict[str, Any]) -> WerewolvesState:
+        state = WerewolvesState(self.options(data["options"]))
+        state._roles = None if data["roles"] is None else [str(r) for r in data["roles"]]
+        state._alive = [bool(a) for a in data["alive"]]
+        if len(state._alive) != state._n or (state._roles and len(state._roles) != state._n):
+            raise ValueError("roles/alive do not match the number of players")
+        state._phase = data["phase"]
+        if state._phase not in _DECISIONS + _CHANCES + (END,):
+            raise ValueError(f"unknown phase {state._phase!r}")
+        state._day = int(data["day"])
+        state._tied = None if data["tied"] is None else list(data["tied"])
+        state._protects = None if data["protects"] is None else [list(x) for x in data["protects"]]
+        state._candidates = None if data["candidates"] is None else list(data["candidates"])
+        state._winner = data["winner"]
+        state._events = [_copy_event(e) for e in data["events"]]
+        return state
+
+
+_STR_ORDER: dict[int, list[int]] = {}
+
+
+def _str_order(n: int) -> list[int]:
+    """Seats 0..n-1 in the order their decimal strings sort (so action lists come out sorted)."""
+    order = _STR_ORDER.get(n)
+    if order is None:
+        order = _STR_ORDER[n] = sorted(range(n), key=str)
+    return order
+
+
+def _target(action: str) -> int | None:
+    return None if action == ABSTAIN else int(action[action.index(":") + 1:])
+
+
+def _top(targets: Any) -> list[int]:
+    """The sorted targets with the most votes (plurality); empty when nobody voted."""
+    counts: dict[int, int] = {}
+    for t in targets:
+        counts[t] = counts.get(t, 0) + 1
+    if not counts:
+        return []
+    best = max(counts.values())
+    return sorted(t for t, c in counts.items() if c == best)
+
+
+def _public_phase(phase: str) -> str:
+    return _PUBLIC_PHASE.get(phase, phase)
+
+
+def _relabel(event: dict[str, Any], sigma: list[int]) -> dict[str, Any]:
+    out = dict(event)
+    for key in _SEAT_KEYS:
+        v = out.get(key)
+        if type(v) is int:
+            out[key] = sigma[v]
+    if "votes" in out:
+        out["votes"] = sorted([sigma[a], None if b is None else sigma[b]] for a, b in out["votes"])
+    if "candidates" in out:
+        out["candidates"] = sorted(sigma[c] for c in out["candidates"])
+    return out
+
+
+def _copy_event(event: dict[str, Any], drop: str = "") -> dict[str, Any]:
+    """A copy with sorted keys and fresh nested lists (vote pairs, candidates)."""
+    out = {}
+    for k in sorted(event):
+        if k == drop:
+            continue
+        v = event[k]
+        out[k] = [list(x) if isinstance(x, (list, tuple)) else x for x in v] \
+            if isinstance(v, (list, tuple)) else v
+    return out
