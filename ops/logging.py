@@ -13,6 +13,10 @@ import sys
 import structlog
 
 
+def _stderr_logger(*args: object) -> structlog.PrintLogger:
+    return structlog.PrintLogger(sys.stderr)
+
+
 def configure(level: str | None = None, json: bool = False) -> None:
     name = (level or os.environ.get("DETENTE_LOG_LEVEL") or "WARNING").upper()
     numeric = getattr(logging, name, logging.WARNING)
@@ -24,6 +28,6 @@ def configure(level: str | None = None, json: bool = False) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=True,
+        logger_factory=_stderr_logger,  # the current sys.stderr, even when it is replaced
+        cache_logger_on_first_use=False,
     )

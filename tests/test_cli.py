@@ -1,0 +1,78 @@
+"""The CLI contract: play, replay verify, replay show; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from ops.cli import main
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_verify_show(tmp_path, capsys):
+    log = tmp_path / "out.log"
+    code, out, _ = _run(capsys, "play", "werewolves", "--seed", "7", "--agents", "random", "--log", str(log))
+    assert code == 0
+    assert "wins" in out or "draw" in out
+    code, out, _ = _run(capsys, "replay", "verify", str(log))
+    assert code == 0 and out.startswith("ok:")
+    code, out, _ = _run(capsys, "replay", "show", str(log), "--at", "20")
+    assert code == 0
+    assert "state after seq 20" in out and "seat" in out
+
+
+def test_verify_names_offset_of_flipped_byte(tmp_path, capsys):
+    log = tmp_path / "out.log"
+    assert _run(capsys, "play", "werewolves", "--seed", "3", "--agents", "random", "--log", str(log))[0] == 0
+    data = bytearray(log.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    log.write_bytes(bytes(data))
+    code, out, err = _run(capsys, "replay", "verify", str(log))
+    assert code == 1
+    assert "offset" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["play", "chess", "--seed", "1", "--agents", "random", "--log", "{tmp}/x.log"], "unknown game 'chess'"),
+        (["play", "werewolves", "--seed", "1", "--agents", "random,,", "--log", "{tmp}/x.log"], "malformed --agents"),
+        (["play", "werewolves", "--seed", "1", "--agents", "rando", "--log", "{tmp}/x.log"], "unknown agent 'rando'"),
+        (["play", "werewolves", "--seed", "1", "--agents", "random:width", "--log", "{tmp}/x.log"], "malformed option"),
+        (["play", "werewolves", "--seed", "1", "--agents", "random,random", "--log", "{tmp}/x.log"], "10 seats"),
+        (["play", "werewolves", "--seed", "1", "--agents", "random:offices=fo", "--log", "{tmp}/x.log"], "no office fo"),
+        (["play", "werewolves", "--seed", "x", "--agents", "random", "--log", "{tmp}/x.log"], "invalid int value"),
+        (["play", "werewolves", "--seed", "1", "--agents", "random", "--option", "players=1", "--log", "{tmp}/x.log"], "option"),
+        (["play", "werewolves", "--seed", "1", "--agents", "random", "--option", "colour=red", "--log", "{tmp}/x.log"], "colour"),
+        (["replay", "verify", "{tmp}/missing.log"], "no such log file"),
+        (["replay", "verify", "{tmp}/notalog.log"], "not a detente log"),
+        (["replay", "show", "{tmp}"], "is a directory"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(argv, fragment, tmp_path, capsys):
+    (tmp_path / "notalog.log").write_text("just text\n")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1, err
+    assert err.startswith("detente") and fragment in err
+    assert "Traceback" not in err
+
+
+def test_console_script_bad_input_has_no_traceback(tmp_path):
+    """Through a real process: one stderr line, exit code 2."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ops.cli", "replay", "verify", str(tmp_path / "nope.log")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "no such log file" in proc.stderr

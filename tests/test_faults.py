@@ -1,0 +1,101 @@
+"""Misbehaving agents: the referee logs an error event naming them, applies the default, and the
+game completes (and its log still verifies, since failures are deterministic data)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from actors.actor import Actor
+from actors.alpha.offices import Answer, StrategyOffice
+from actors.alpha.president import President
+from actors.alpha.traits import Traits
+from actors.match import make_header, play
+from actors.registry import AGENTS, AgentDef, AgentSpec
+from bus.log import LogWriter, parse_log
+from bus.messages import Act, ActRequest, Message
+from replay.verify import verify_game
+
+
+class RaisingPresident(President):
+    def handle(self, message: Message) -> list[Message]:
+        if isinstance(message, ActRequest):
+            raise RuntimeError("boom")
+        return super().handle(message)
+
+
+class IllegalPresident(Actor):
+    def handle(self, message: Message) -> list[Message]:
+        if isinstance(message, ActRequest):
+            return [Act(sender=self.address, to="referee", turn=message.turn, action="fly:away")]
+        return []
+
+
+class SilentPresident(Actor):
+    def handle(self, message: Message) -> list[Message]:
+        return []
+
+
+class RaisingOffice(StrategyOffice):
+    def suggest(self, request) -> Answer:
+        raise ValueError("no idea")
+
+
+def _solo(cls):
+    return lambda game, seat, seed, opts: [cls(f"p{seat}", seed)]
+
+
+def _raising_pr(game, seat, seed, opts):
+    return [RaisingPresident(f"p{seat}", seed, seat, {}, Traits())]
+
+
+def _raising_so(game, seat, seed, opts):
+    return [
+        President(f"p{seat}", seed, seat, {"so": f"p{seat}/so"}, Traits()),
+        RaisingOffice(f"p{seat}/so", seed),
+    ]
+
+
+BAD = {
+    "raises": (_raising_pr, "raised RuntimeError: boom"),
+    "illegal": (_solo(IllegalPresident), "illegal action 'fly:away'"),
+    "silent": (_solo(SilentPresident), "no reply"),
+}
+
+
+def _play(monkeypatch, name, build):
+    monkeypatch.setitem(AGENTS, name, AgentDef(name, None, build, "test agent"))
+    agents = [AgentSpec(name=name)] + [AgentSpec(name="random")] * 9
+    header = make_header("werewolves", 3, agents)
+    buf = io.BytesIO()
+    writer = LogWriter(buf)
+    writer.header(header)
+    result = play(header, writer)
+    return result, parse_log(buf.getvalue()).games[0]
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_player_gets_error_event_and_default(monkeypatch, name):
+    build, reason = BAD[name]
+    result, log = _play(monkeypatch, name, build)
+    assert result.end.summary  # the game completed
+    errors = [r["msg"] for r in log.records if r["msg"]["kind"] == "error"]
+    assert errors, "no error event"
+    assert all(e["actor"] == "p0" for e in errors)
+    assert any(reason in e["reason"] and e["applied"] in ("abstain", "silence") for e in errors)
+    steps = [r["msg"] for r in log.records if r["msg"]["kind"] == "step"]
+    acted = [s["actions"]["0"] for s in steps if "0" in s["actions"]]
+    assert acted and set(acted) == {"abstain"}
+    assert verify_game(log).ok
+
+
+def test_failing_office_falls_back_to_president(monkeypatch):
+    result, log = _play(monkeypatch, "badso", _raising_so)
+    faults = [r["msg"] for r in log.records if r["msg"]["kind"] == "fault"]
+    assert faults and all(f["actor"] == "p0/so" and f["to"] == "p0" for f in faults)
+    assert "ValueError: no idea" in faults[0]["error"]
+    # the President still acted on its own, legally: no referee error for p0
+    assert not [r for r in log.records if r["msg"]["kind"] == "error" and r["msg"]["actor"] == "p0"]
+    acts = [r["msg"] for r in log.records if r["msg"]["kind"] == "act" and r["msg"]["sender"] == "p0"]
+    assert acts

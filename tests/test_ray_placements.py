@@ -1,0 +1,53 @@
+"""The three placements give byte-identical logs (starts a real local Ray once for the module)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from replay.conformance import play_to_bytes
+
+pytestmark = pytest.mark.ray
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_placements_give_identical_bytes(seed):
+    inline = play_to_bytes("werewolves", seed)
+    assert play_to_bytes("werewolves", seed, runtime="ray-players") == inline
+    assert play_to_bytes("werewolves", seed, runtime="ray-modules") == inline
+
+
+def test_ray_modules_hosts_are_reset_not_recreated():
+    import io
+
+    from actors.match import make_header, play
+    from actors.ray_placement import RayPlacement
+    from actors.registry import AgentSpec
+    from bus.log import LogWriter
+
+    placement = RayPlacement("ray-modules")
+    try:
+        logs, hosts = [], []
+        for seed in (3, 3):
+            header = make_header("werewolves", seed, [AgentSpec(name="random")] * 10)
+            buf = io.BytesIO()
+            writer = LogWriter(buf)
+            writer.header(header)
+            play(header, writer, runtime="ray-modules", placement=placement)
+            logs.append(buf.getvalue())
+            hosts.append(dict(placement.hosts))
+        assert logs[0] == logs[1] == play_to_bytes("werewolves", 3)
+        assert hosts[0] == hosts[1] and len(hosts[0]) == 20  # 10 Presidents + 10 offices, same handles
+    finally:
+        placement.close()
