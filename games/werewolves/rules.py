@@ -382,14 +382,27 @@ class WerewolvesState(State):
                 known[e["target"] if e["type"] == "inspect" else e["player"]] = e["role"]
         return known
 
+    def _event_views(self) -> list[dict[str, Any]]:
+        """Each event as players see it (no "to"), built once per event object and shared:
+        observations are read-only by contract, so all of them can hold the same views."""
+        cache = self.__dict__.setdefault("_views", [])
+        events = self._events
+        keep = 0
+        while keep < len(cache) and keep < len(events) and cache[keep][0] is events[keep]:
+            keep += 1
+        del cache[keep:]
+        cache.extend((e, _copy_event(e, drop="to")) for e in events[keep:])
+        return [view for _, view in cache]
+
     def observation(self, player: int) -> dict[str, Any]:
         p = player
         known = self._known(p) if self._roles is not None else {}
         events = []
         if self._roles is not None:
-            for e in self._events:
+            views = self._event_views()
+            for e, view in zip(self._events, views):
                 if self._visible(e, p):
-                    events.append(_copy_event(e, drop="to"))
+                    events.append(view)
         return {
             "me": p,
             "role": self._roles[p] if self._roles is not None else None,
@@ -471,6 +484,7 @@ class WerewolvesState(State):
         new.__dict__.update(self.__dict__)
         new._alive = list(self._alive)
         new._events = list(self._events)
+        new._views = list(self.__dict__.get("_views", ()))
         new._cur, new._legal = None, {}
         return new  # roles, tied, protects and candidates are replaced, never mutated
 
