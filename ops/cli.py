@@ -55,21 +55,39 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.runtime != "inline":
         from actors.ray_placement import ensure_ray
 
+        print(f"starting Ray for --runtime {args.runtime} ..." if not args.address else f"joining Ray at {args.address} ...", flush=True)
         ensure_ray(address=args.address)
     path = Path(args.log)
     if path.parent and not path.parent.exists():
         raise UsageError(f"folder {path.parent} does not exist")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    placement = None
+    if args.runtime != "inline":
+        from actors.ray_placement import RayPlacement
+
+        placement = RayPlacement(args.runtime)  # hosts started once, reset for every game
     writer = LogWriter.open(path, fsync=args.fsync)
+    records = 0
     try:
-        writer.header(header)
-        result = play(header, writer, runtime=args.runtime)
-        writer.end_game()
+        for i in range(args.games):
+            seed = args.seed + i
+            if i:
+                game_id = f"{args.game_id}-{seed}" if args.game_id else None
+                header = make_header(args.game, seed, agents, options, game_id=game_id)
+            writer.header(header)
+            result = play(header, writer, runtime=args.runtime, placement=placement)
+            writer.end_game()
+            records += result.records
+            end = result.end
+            winners = ", ".join(f"p{w}" for w in end.winners) or "nobody"
+            prefix = f"{header['game_id']}: " if args.games > 1 else ""
+            print(f"{prefix}{end.summary}; winners: {winners}", flush=True)
     finally:
         writer.close()
-    end = result.end
-    winners = ", ".join(f"p{w}" for w in end.winners) or "nobody"
-    print(f"{end.summary}; winners: {winners}")
-    print(f"log: {path} ({result.records} records, {path.stat().st_size} bytes)")
+        if placement is not None:
+            placement.close()
+    print(f"log: {path} ({args.games} game{'s' * (args.games > 1)}, {records} records, {path.stat().st_size} bytes)")
     return 0
 
 
@@ -91,9 +109,21 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from replay.verify import verify_game
 
     game, logfile = _load_game(args.log, args.game)
-    verdict = verify_game(game, logfile.bad)
-    print(verdict.message if verdict.ok else f"FAIL: {verdict.message}", file=sys.stdout if verdict.ok else sys.stderr)
-    return 0 if verdict.ok else EXIT_FAILED
+    games = [game] if args.game else logfile.games
+    for i, game in enumerate(games):
+        bad = logfile.bad if i == len(games) - 1 else None  # a bad frame ends the last game read
+        verdict = verify_game(game, bad)
+        name = f"{game.header.get('game_id')}: " if len(games) > 1 else ""
+        if not verdict.ok:
+            print(f"FAIL: {name}{verdict.message}", file=sys.stderr)
+            return EXIT_FAILED
+        if len(games) > 1:
+            print(f"{name}{verdict.message}")
+    if len(games) == 1:
+        print(verdict.message)
+    else:
+        print(f"ok: {len(games)} games reproduced")
+    return 0
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -136,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", required=True, help="log file to write")
     play.add_argument("--runtime", choices=RUNTIMES, default="inline")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    play.add_argument("--games", type=int, default=1, help="play N games, seeds SEED..SEED+N-1, into one log")
     play.add_argument("--game-id", default=None)
     play.add_argument("--address", default=None, help="join this Ray cluster instead of starting one")
     play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
@@ -175,6 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("detente: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
