@@ -7,6 +7,8 @@ true/false, lists), else as strings; `offices=so+io` lists the offices that are 
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -80,6 +82,20 @@ AGENTS: dict[str, AgentDef] = {
     "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
 }
 
+# Each game's agents live in actors/<game>/agents.py, which defines `AGENTS: list[AgentDef]`.
+# Adding a game's agents: one name below.
+AGENT_MODULES = ("actors.werewolves.agents", "actors.hanabi.agents", "actors.diplomacy.agents")
+
+
+def _load_plugins() -> None:
+    for module_name in AGENT_MODULES:
+        if importlib.util.find_spec(module_name) is None:
+            continue  # that game's agents are not written yet
+        for agent in importlib.import_module(module_name).AGENTS:
+            if agent.name in AGENTS:
+                raise ValueError(f"two agents named {agent.name!r} ({module_name})")
+            AGENTS[agent.name] = agent
+
 
 def agent_names() -> list[str]:
     return sorted(AGENTS)
@@ -135,3 +151,6 @@ def parse_lineup(text: str, players: int) -> list[AgentSpec]:
     if len(specs) != players:
         raise AgentSpecError(f"--agents names {len(specs)} agents for {players} seats (give 1 or {players})")
     return specs
+
+
+_load_plugins()
