@@ -89,7 +89,8 @@ AGENT_MODULES = ("actors.werewolves.agents", "actors.hanabi.agents", "actors.dip
 
 def _load_plugins() -> None:
     for module_name in AGENT_MODULES:
-        if importlib.util.find_spec(module_name) is None:
+        package = module_name.rsplit(".", 1)[0]
+        if importlib.util.find_spec(package) is None or importlib.util.find_spec(module_name) is None:
             continue  # that game's agents are not written yet
         for agent in importlib.import_module(module_name).AGENTS:
             if agent.name in AGENTS:
