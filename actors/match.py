@@ -80,6 +80,7 @@ class MatchResult:
     header: dict[str, Any]
     end: GameEnd
     records: int
+    errors: int = 0
 
 
 def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement: Any = None) -> MatchResult:
@@ -102,4 +103,4 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
     finally:
         if owned:
             placement.close()
-    return MatchResult(header=header, end=end, records=bus.seq + 1)
+    return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors)

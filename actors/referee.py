@@ -105,6 +105,7 @@ class Referee(Actor):
                         summary=result.summary,
                         steps=self.step,
                         digest=state.digest(),
+                        extra=result.extra,
                     )
                 )
                 return out

@@ -45,6 +45,7 @@ class Bus:
         self.sink = sink
         self.seq = -1
         self.end: GameEnd | None = None
+        self.errors = 0  # error events the referee logged (failed or misbehaving actors)
         self._trace = trace  # per-message structlog events: off on the hot path by default
 
     def _post(self, message: Message, cause: int, wave: list[tuple[int, Message]]) -> None:
@@ -60,6 +61,8 @@ class Bus:
             _log.debug("message", game_id=self.game_id, seq=self.seq, actor=message.sender, kind=message.kind, to=to)
         if isinstance(message, GameEnd):
             self.end = message
+        elif message.kind == "error":
+            self.errors += 1
         elif to not in _RECORD_ONLY:
             wave.append((self.seq, message))
 

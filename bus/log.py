@@ -150,3 +150,45 @@ def read_log(path: str | Path) -> LogFile:
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror}") from None
     return parse_log(data)
+
+
+def read_game_at(path: str | Path, offset: int) -> tuple[GameLog, BadFrame | None]:
+    """The one game whose header frame starts at `offset` of a segment file (index lookups)."""
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        raise LogError(f"no such log segment: {path}") from None
+    with f:
+        f.seek(offset)
+        game: GameLog | None = None
+        pos = offset
+        while True:
+            head = f.read(_FRAME.size)
+            if not head:
+                return _need(game, path, offset), BadFrame(pos, "segment ends before game_end")
+            if len(head) < _FRAME.size:
+                return _need(game, path, offset), BadFrame(pos, "torn frame header")
+            length, crc = _FRAME.unpack(head)
+            payload = f.read(length) if length <= MAX_FRAME else b""
+            if len(payload) != length or zlib.crc32(payload) != crc:
+                return _need(game, path, offset), BadFrame(pos, "torn tail or checksum mismatch")
+            item = unpack(payload)
+            if "format" in item:
+                if game is not None:
+                    return game, BadFrame(pos, "next game starts before game_end")
+                game = GameLog(header=item)
+            elif game is None:
+                raise LogError(f"{path}: offset {offset} is not the start of a game")
+            else:
+                game.records.append(item)
+                game.offsets.append(pos)
+                game.payloads.append(payload)
+                if item["msg"]["kind"] == "game_end":
+                    return game, None
+            pos += _FRAME.size + length
+
+
+def _need(game: GameLog | None, path: str | Path, offset: int) -> GameLog:
+    if game is None:
+        raise LogError(f"{path}: no game at offset {offset}")
+    return game

@@ -153,6 +153,7 @@ class GameEnd(Message):
     summary: str
     steps: int
     digest: str
+    extra: dict[str, Any] = {}  # game-specific facts for reports, e.g. "roles": one per seat
 
 
 # --- inside an Alpha agent --------------------------------------------------------------------

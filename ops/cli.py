@@ -92,8 +92,23 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _load_game(path: str, game_id: str | None):
-    from bus.log import read_log
+    """A game from a log file, or through the index of a tournament folder (needs --game)."""
+    from bus.log import LogFile, read_game_at, read_log
 
+    if Path(path).is_dir():
+        from ops.tournament.store import Store
+
+        if game_id is None:
+            raise UsageError(f"{path} is a tournament folder: name a game with --game ID")
+        store = Store(path, read_only=True)
+        try:
+            where = store.locate(game_id)
+        finally:
+            store.close()
+        if where is None:
+            raise UsageError(f"{path}: no recorded game {game_id!r}")
+        game, bad = read_game_at(Path(path) / "logs" / where[0], where[1])
+        return game, LogFile(games=[game], bad=bad)
     logfile = read_log(path)
     if not logfile.games:
         raise UsageError(f"{path}: no game in log" + (f" ({logfile.bad})" if logfile.bad else ""))
@@ -136,6 +151,67 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament_run(args: argparse.Namespace) -> int:
+    from ops.tournament.progress import Progress
+    from ops.tournament.runner import run_tournament
+    from ops.tournament.spec import load_spec
+
+    if args.games is not None and args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.runners is not None and args.runners < 1:
+        raise UsageError("--runners must be at least 1")
+    spec = load_spec(args.spec, games=args.games)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a folder")
+    try:
+        summary = run_tournament(spec, out, runners=args.runners, address=args.address, on_progress=Progress())
+    except KeyboardInterrupt:
+        print(f"interrupted: games recorded so far are kept; rerun the same command to finish", file=sys.stderr)
+        return 130
+    print(
+        f"{summary.recorded_before + summary.recorded_now:,}/{summary.total:,} games recorded in {out} "
+        f"({summary.recorded_now:,} now, {summary.recorded_before:,} before; "
+        f"{summary.runners} runners, {summary.restarts} restarts, {summary.seconds:.1f}s)"
+    )
+    for row in summary.failed[:10]:
+        print(f"game {row['game_id']} crashed: {row['error']}", file=sys.stderr)
+    return EXIT_FAILED if summary.failed else 0
+
+
+def _cmd_tournament_report(args: argparse.Namespace) -> int:
+    from ops.tournament.report import build_report, format_text
+    from ops.tournament.store import Store
+
+    store = Store(args.dir, read_only=True)
+    try:
+        report = build_report(store)
+    finally:
+        store.close()
+    if args.format == "json":
+        print(json.dumps(_no_nan(report), indent=2))
+    elif args.format == "html":
+        from ops.tournament.html import format_html
+
+        target = Path(args.output or Path(args.dir) / "report.html")
+        target.write_text(format_html(report, title=f"detente tournament: {args.dir}"))
+        print(f"wrote {target}")
+    else:
+        print(format_text(report))
+    return 0
+
+
+def _no_nan(value):
+    """JSON has no NaN: undefined statistics (no games, one game) become null."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    return value
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from games.registry import GAMES
 
@@ -175,14 +251,29 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="verify or show a logged game")
     rsub = replay.add_subparsers(dest="replay_command", required=True, parser_class=_Parser)
     verify = rsub.add_parser("verify", help="check frames, actor outputs and state digests")
-    verify.add_argument("log")
+    verify.add_argument("log", help="a log file, or a tournament folder with --game")
     verify.add_argument("--game", default=None, help="game id inside a multi-game log")
     verify.set_defaults(func=_cmd_verify)
     show = rsub.add_parser("show", help="print the game at a seq")
-    show.add_argument("log")
+    show.add_argument("log", help="a log file, or a tournament folder with --game")
     show.add_argument("--at", type=int, default=None, help="seq to show (default: the end)")
     show.add_argument("--game", default=None)
     show.set_defaults(func=_cmd_show)
+
+    tour = sub.add_parser("tournament", help="run and report tournaments")
+    tsub = tour.add_subparsers(dest="tournament_command", required=True, parser_class=_Parser)
+    trun = tsub.add_parser("run", help="play every game of a spec not yet recorded in --out")
+    trun.add_argument("spec", help="tournament spec (TOML)")
+    trun.add_argument("--out", required=True, help="output folder (logs, results.duckdb)")
+    trun.add_argument("--games", type=int, default=None, help="override the spec's number of games")
+    trun.add_argument("--address", default=None, help="join this Ray cluster instead of starting one")
+    trun.add_argument("--runners", type=int, default=None, help="runner actors (default: one per CPU)")
+    trun.set_defaults(func=_cmd_tournament_run)
+    trep = tsub.add_parser("report", help="statistics, head-to-head and ratings of a tournament folder")
+    trep.add_argument("dir")
+    trep.add_argument("--format", choices=("text", "json", "html"), default="text")
+    trep.add_argument("--output", default=None, help="HTML file (default DIR/report.html)")
+    trep.set_defaults(func=_cmd_tournament_report)
 
     sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
     sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)
@@ -194,13 +285,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from actors.registry import AgentSpecError
     from bus.log import LogError
     from games.registry import UnknownGame
+    from ops.tournament.spec import SpecError
+    from ops.tournament.store import StoreError
     from ops.logging import configure
 
     configure()
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError) as exc:
+    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError, SpecError, StoreError) as exc:
         print(f"detente: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -1,0 +1,82 @@
+"""A self-contained HTML report: tables plus inline SVG plots (no scripts, no external files)."""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+
+
+def _rank_bars(agent: dict[str, Any], colour: str, width: int = 320, height: int = 140) -> str:
+    hist = agent["rank_histogram"]
+    if not hist:
+        return ""
+    peak = max(hist.values())
+    bar_w = (width - 40) / len(hist)
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="rank distribution of {html.escape(agent["agent"])}">']
+    for i, (rank, count) in enumerate(hist.items()):
+        h = (height - 40) * count / peak
+        x = 30 + i * bar_w
+        parts.append(f'<rect x="{x:.1f}" y="{height - 20 - h:.1f}" width="{bar_w * 0.8:.1f}" height="{h:.1f}" fill="{colour}"><title>rank {rank}: {count}</title></rect>')
+        parts.append(f'<text x="{x + bar_w * 0.4:.1f}" y="{height - 5}" font-size="10" text-anchor="middle">{rank}</text>')
+    parts.append(f'<text x="5" y="12" font-size="11">{html.escape(agent["agent"])}: games per rank</text></svg>')
+    return "".join(parts)
+
+
+def _rating_lines(history: list[dict[str, Any]], labels: list[str], width: int = 640, height: int = 260) -> str:
+    if len(history) < 2:
+        return ""
+    values = [h[l] for h in history for l in labels if l in h]
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    last = history[-1]["game"]
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="rating over games">']
+    parts.append(f'<text x="5" y="12" font-size="11">openskill mu over games (1..{last})</text>')
+    for i, label in enumerate(labels):
+        pts = " ".join(
+            f"{40 + (width - 60) * h['game'] / last:.1f},{height - 25 - (height - 50) * (h[label] - lo) / span:.1f}"
+            for h in history
+            if label in h
+        )
+        colour = _COLOURS[i % len(_COLOURS)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{pts}"/>')
+        parts.append(f'<text x="{width - 150}" y="{30 + 14 * i}" font-size="11" fill="{colour}">{html.escape(label)}</text>')
+    parts.append(f'<text x="2" y="{height - 25}" font-size="10">{lo:.1f}</text><text x="2" y="30" font-size="10">{hi:.1f}</text></svg>')
+    return "".join(parts)
+
+
+def _fmt(value: float) -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
+def format_html(report: dict[str, Any], title: str = "detente tournament") -> str:
+    labels = [a["agent"] for a in report["agents"]]
+    rows = "".join(
+        f"<tr><td>{html.escape(a['agent'])}</td><td>{a['games']}</td>"
+        f"<td>{_fmt(a['mean_score'])} [{_fmt(a['mean_score_ci'][0])}, {_fmt(a['mean_score_ci'][1])}]</td>"
+        f"<td>{_fmt(a['mean_rank'])} [{_fmt(a['mean_rank_ci'][0])}, {_fmt(a['mean_rank_ci'][1])}]</td>"
+        f"<td>{_fmt(a['win_rate'])} [{_fmt(a['win_rate_ci'][0])}, {_fmt(a['win_rate_ci'][1])}]</td>"
+        f"<td>{_fmt((a['rating'] or {}).get('mu'))} / {_fmt((a['rating'] or {}).get('sigma'))}</td></tr>"
+        for a in report["agents"]
+    )
+    h2h = report["head_to_head"]
+    h2h_rows = "".join(
+        f"<tr><th>{html.escape(a)}</th>" + "".join(f"<td>{_fmt(h2h.get(a, {}).get(b, {}).get('score'))}</td>" for b in labels) + "</tr>"
+        for a in labels
+    )
+    bars = "".join(_rank_bars(a, _COLOURS[i % len(_COLOURS)]) for i, a in enumerate(report["agents"]))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}</style>
+</head><body>
+<h1>{html.escape(title)}</h1>
+<p>{report['games']:,} games recorded; {report['games_with_agent_errors']} with agent errors. Intervals are 95%.</p>
+<table><tr><th>agent</th><th>games</th><th>mean score</th><th>mean rank</th><th>win rate</th><th>rating mu / sigma</th></tr>{rows}</table>
+<h2>Rank distribution</h2><div>{bars}</div>
+<h2>Rating over games</h2>{_rating_lines(report['rating_history'], labels)}
+<h2>Head to head</h2><p>Share of meetings in which the row agent ranked ahead of the column agent (ties count half).</p>
+<table><tr><th></th>{''.join(f'<th>{html.escape(l)}</th>' for l in labels)}</tr>{h2h_rows}</table>
+</body></html>
+"""

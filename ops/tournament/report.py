@@ -1,0 +1,185 @@
+"""Tournament reports from the store: per-agent means with 95% confidence intervals, win rates,
+breakdowns per seat and per role (or power), head-to-head, and openskill ratings.
+
+Ratings are computed game by game in game-id order, so the same store always gives the same
+table. Means use the normal approximation (mean +- 1.96 standard errors); win rates use the
+Wilson score interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any
+
+from ops.tournament.store import Store
+
+Z95 = 1.959963984540054
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def wilson(wins: int, n: int) -> tuple[float, float, float]:
+    """Win rate and its 95% Wilson score interval."""
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _block(rows: list[tuple]) -> dict[str, Any]:
+    """Summary of seat rows (score, rank, win)."""
+    scores = [r[0] for r in rows]
+    ranks = [r[1] for r in rows]
+    wins = sum(1 for r in rows if r[2])
+    ms, ms_lo, ms_hi = mean_ci(scores)
+    mr, mr_lo, mr_hi = mean_ci(ranks)
+    wr, wr_lo, wr_hi = wilson(wins, len(rows))
+    return {
+        "games": len(rows),
+        "mean_score": ms,
+        "mean_score_ci": [ms_lo, ms_hi],
+        "mean_rank": mr,
+        "mean_rank_ci": [mr_lo, mr_hi],
+        "win_rate": wr,
+        "win_rate_ci": [wr_lo, wr_hi],
+    }
+
+
+def ratings(games: list[tuple[str, list[str], list[float]]]) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
+    """openskill (Plackett-Luce) ratings per label, rating every game in game-id order.
+
+    Each seat is a team of one; several seats with the same label in one game are rated as
+    separate players of one shared rating (their updates are averaged into it)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    state: dict[str, Any] = {}
+    history: list[dict[str, Any]] = []
+    for index, (gid, labels, ranks) in enumerate(games):
+        teams = [[state.setdefault(label, model.rating(name=label))] for label in labels]
+        rated = model.rate(teams, ranks=ranks)
+        sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
+        for label, [player] in zip(labels, rated):
+            acc = sums[label]
+            acc[0] += player.mu
+            acc[1] += player.sigma
+            acc[2] += 1
+        for label, (mu, sigma, n) in sorted(sums.items()):
+            state[label] = model.rating(mu=mu / n, sigma=sigma / n, name=label)
+        if index % max(1, len(games) // 200) == 0 or index == len(games) - 1:
+            history.append({"game": index + 1, **{label: state[label].mu for label in sorted(state)}})
+    table = {
+        label: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for label, r in sorted(state.items())
+    }
+    return table, history
+
+
+def build_report(store: Store) -> dict[str, Any]:
+    """Every number of the report, JSON-ready."""
+    db = store.db
+    total = store.count()
+    seat_rows = db.execute(
+        "select label, seat, role, score, rank, win, game_id from seats order by game_id, seat"
+    ).fetchall()
+    by_label: dict[str, list[tuple]] = defaultdict(list)
+    by_seat: dict[tuple[str, int], list[tuple]] = defaultdict(list)
+    by_role: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+    per_game: dict[str, list[tuple]] = defaultdict(list)
+    games_of: dict[str, set[str]] = defaultdict(set)
+    for label, seat, role, score, rank, win, gid in seat_rows:
+        row = (score, rank, win)
+        by_label[label].append(row)
+        games_of[label].add(gid)
+        by_seat[(label, seat)].append(row)
+        if role:
+            by_role[(label, role)].append(row)
+        per_game[gid].append((label, rank))
+    games_for_rating = [(gid, [l for l, _ in seats], [r for _, r in seats]) for gid, seats in sorted(per_game.items())]
+    table, history = ratings(games_for_rating)
+    h2h: dict[str, dict[str, dict[str, Any]]] = {}
+    pair_counts: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+    for seats in per_game.values():
+        for a_label, a_rank in seats:
+            for b_label, b_rank in seats:
+                if a_label == b_label:
+                    continue
+                acc = pair_counts[(a_label, b_label)]
+                acc[0] += 1.0 if a_rank < b_rank else 0.5 if a_rank == b_rank else 0.0
+                acc[1] += 1
+    for (a, b), (score, n) in sorted(pair_counts.items()):
+        h2h.setdefault(a, {})[b] = {"meetings": n, "score": score / n}
+    agents = []
+    for label in sorted(by_label):
+        # statistics are over seats played: an agent holding several seats of a game counts each
+        entry = {"agent": label, **_block(by_label[label]), "games": len(games_of[label]), "seats": len(by_label[label])}
+        entry["rating"] = table.get(label)
+        entry["by_seat"] = {str(seat): _block(rows) for (l, seat), rows in sorted(by_seat.items()) if l == label}
+        entry["by_role"] = {role: _block(rows) for (l, role), rows in sorted(by_role.items()) if l == label}
+        entry["rank_histogram"] = _histogram([r[1] for r in by_label[label]])
+        agents.append(entry)
+    failures = db.execute("select count(*) from games where errors > 0").fetchone()[0]
+    stats = db.execute("select avg(nbytes), avg(steps), avg(duration_ms) from games").fetchone()
+    return {
+        "games": total,
+        "games_with_agent_errors": failures,
+        "mean_log_bytes": stats[0],
+        "mean_steps": stats[1],
+        "mean_game_ms": stats[2],
+        "agents": agents,
+        "head_to_head": h2h,
+        "rating_history": history,
+    }
+
+
+def _histogram(ranks: list[float]) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for r in ranks:
+        out[f"{r:g}"] += 1
+    return dict(sorted(out.items(), key=lambda kv: float(kv[0])))
+
+
+def _ci(block: dict[str, Any], key: str, fmt: str = "{:.3f}") -> str:
+    lo, hi = block[f"{key}_ci"]
+    return f"{fmt.format(block[key])} [{fmt.format(lo)}, {fmt.format(hi)}]"
+
+
+def format_text(report: dict[str, Any]) -> str:
+    lines = [f"{report['games']:,} games recorded ({report['games_with_agent_errors']} with agent errors); "
+             f"mean {report['mean_steps'] or 0:.1f} steps, {report['mean_log_bytes'] or 0:,.0f} log bytes per game", ""]
+    head = f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'mean rank [95% CI]':<26}{'win rate [95% CI]':<26}{'rating mu/sigma':>16}"
+    lines += [head, "-" * len(head)]
+    for a in report["agents"]:
+        r = a["rating"] or {"mu": math.nan, "sigma": math.nan}
+        lines.append(
+            f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'mean_rank'):<26}{_ci(a, 'win_rate'):<26}"
+            f"{r['mu']:>9.2f}/{r['sigma']:<6.2f}"
+        )
+    for title, key in (("per seat", "by_seat"), ("per role / power", "by_role")):
+        if any(a[key] for a in report["agents"]):
+            lines += ["", f"{title}: win rate (games)"]
+            for a in report["agents"]:
+                cells = ", ".join(f"{k}: {b['win_rate']:.3f} ({b['games']})" for k, b in a[key].items())
+                lines.append(f"  {a['agent']:<16} {cells}")
+    if report["head_to_head"]:
+        labels = sorted(report["head_to_head"])
+        lines += ["", "head to head: share of meetings ranked ahead (ties count half), row vs column"]
+        lines.append(" " * 18 + "".join(f"{l[:10]:>11}" for l in labels))
+        for a in labels:
+            row = report["head_to_head"][a]
+            lines.append(f"{a:<18}" + "".join(f"{row[b]['score']:>11.3f}" if b in row else f"{'-':>11}" for b in labels))
+    return "\n".join(lines)

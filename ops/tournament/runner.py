@@ -1,0 +1,241 @@
+"""Run a tournament: long-lived runners play batches of games inline and write rolling log
+segments; the driver records finished games in the store, one transaction per batch.
+
+Crash safety: a game counts once its row is in the store, and a row is written only after its
+runner has flushed the game's log. Rerunning on the same folder plays exactly the games not yet
+recorded (identity: game id), whether they were never started, lost with a dead runner, or
+lost with a killed driver; a stale copy left in an old segment is never indexed. A runner that
+dies mid-batch has its batch re-queued on a fresh runner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from actors.match import make_header, play
+from actors.registry import AgentSpec
+from bus.log import LogWriter
+from ops.tournament.spec import SpecError, TournamentSpec, game_id
+from ops.tournament.store import Store
+
+
+def ranks_of(scores: list[float]) -> list[float]:
+    """Rank 1 is the best score; tied players share the mean of the ranks they span."""
+    ranks = []
+    for s in scores:
+        better = sum(1 for t in scores if t > s)
+        tied = sum(1 for t in scores if t == s)
+        ranks.append(better + (tied + 1) / 2)
+    return ranks
+
+
+class BatchPlayer:
+    """Plays games of one tournament, appending their logs to this runner's segment files."""
+
+    def __init__(self, out: str, spec: dict[str, Any], runner_id: str):
+        self.spec = TournamentSpec.model_validate(spec)
+        self.dir = Path(out) / "logs"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.runner_id = runner_id
+        self.limit = self.spec.segment_mib * 1024 * 1024
+        self.segment_no = -1
+        self.file = None
+        self.writer: LogWriter | None = None
+        self.placement = None
+        if self.spec.placement != "inline":
+            from actors.ray_placement import RayPlacement
+
+            self.placement = RayPlacement(self.spec.placement)
+
+    def _roll(self) -> None:
+        if self.file is not None:
+            self.file.close()
+        self.segment_no += 1
+        self.segment = f"{self.runner_id}-{self.segment_no:04d}.dlog"
+        self.file = open(self.dir / self.segment, "wb")
+        self.writer = LogWriter(self.file, fsync=self.spec.fsync)
+
+    def play(self, indices: list[int]) -> list[dict[str, Any]]:
+        """Play the games `indices`; one result row each (a crashed game's row has `error`)."""
+        spec = self.spec
+        rows = []
+        for idx in indices:
+            if self.file is None or self.file.tell() >= self.limit:
+                self._roll()
+            seed, seated = spec.game_plan(idx)
+            agents = [AgentSpec(name=e.agent, options=e.options) for e in seated]
+            header = make_header(spec.game, seed, agents, spec.options, game_id=game_id(idx))
+            offset = self.file.tell()
+            t0 = time.perf_counter()
+            try:
+                self.writer.header(header)
+                result = play(header, self.writer, runtime=spec.placement, placement=self.placement)
+                self.writer.end_game()
+            except Exception as exc:  # a rules or referee bug: reported, not fatal to the run
+                rows.append({"game_id": game_id(idx), "idx": idx, "error": f"{type(exc).__name__}: {exc}"})
+                self._roll()  # the segment now ends in a partial game: start a clean one
+                continue
+            end = result.end
+            scores = list(end.returns)
+            rows.append(
+                {
+                    "game_id": game_id(idx),
+                    "idx": idx,
+                    "seed": seed,
+                    "seats": [e.name for e in seated],
+                    "agents": header["agents"],
+                    "scores": scores,
+                    "ranks": ranks_of(scores),
+                    "winners": list(end.winners),
+                    "roles": [str(r) for r in end.extra.get("roles", [])],
+                    "steps": end.steps,
+                    "records": result.records,
+                    "summary": end.summary,
+                    "errors": result.errors,
+                    "duration_ms": (time.perf_counter() - t0) * 1000,
+                    "segment": self.segment,
+                    "offset": offset,
+                    "nbytes": self.file.tell() - offset,
+                    "runner": self.runner_id,
+                }
+            )
+        self.file.flush()
+        if spec.fsync:
+            os.fsync(self.file.fileno())
+        return rows
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+        if self.placement is not None:
+            self.placement.close()
+
+
+def _remote_runner():
+    import ray
+
+    @ray.remote(num_cpus=1, max_restarts=0)
+    class RayRunner:
+        def __init__(self, out: str, spec: dict[str, Any], runner_id: str):
+            self.player = BatchPlayer(out, spec, runner_id)
+
+        def pid(self) -> int:
+            return os.getpid()
+
+        def play(self, indices: list[int]) -> list[dict[str, Any]]:
+            return self.player.play(indices)
+
+    return RayRunner
+
+
+@dataclass
+class RunSummary:
+    total: int
+    recorded_before: int
+    recorded_now: int
+    failed: list[dict[str, Any]]
+    runners: int
+    restarts: int
+    seconds: float
+
+
+def _check_meta(store: Store, spec: TournamentSpec) -> None:
+    """A folder holds one tournament: the same spec (the game count may grow)."""
+    mine = json.dumps(spec.model_dump(mode="json", exclude={"games"}), sort_keys=True)
+    theirs = store.get_meta("spec")
+    if theirs is None:
+        store.set_meta("spec", mine)
+    elif theirs != mine:
+        raise SpecError("output folder holds a different tournament (spec differs); use another --out")
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    out: str | Path,
+    runners: int | None = None,
+    address: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    max_restarts: int = 8,
+) -> RunSummary:
+    """Play every game of `spec` not yet recorded in `out`; returns what happened."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    store = Store(out)
+    try:
+        _check_meta(store, spec)
+        done = store.recorded()
+        before = len(done & set(range(spec.games)))
+        todo = [i for i in range(spec.games) if i not in done]
+        t0 = time.perf_counter()
+        if on_progress:
+            on_progress(before, spec.games)
+        if not todo:
+            return RunSummary(spec.games, before, 0, [], 0, 0, 0.0)
+        import ray
+
+        from actors.ray_placement import ensure_ray
+
+        ensure_ray(address=address)
+        k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        k = min(k, (len(todo) + spec.batch - 1) // spec.batch)
+        RayRunner = _remote_runner()
+        spec_data = spec.model_dump(mode="json")
+        run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
+        serial = 0
+
+        def start_runner():
+            nonlocal serial
+            serial += 1
+            return RayRunner.remote(str(out), spec_data, f"{run_tag}-r{serial:03d}")
+
+        pool = [start_runner() for _ in range(k)]
+        queue = [todo[i : i + spec.batch] for i in range(0, len(todo), spec.batch)]
+        inflight: dict[Any, tuple[Any, list[int]]] = {}
+        idle = {i: 2 for i in range(k)}  # at most two batches in flight per runner
+        owner: dict[Any, int] = {}
+        recorded, restarts, failed = before, 0, []
+        while queue or inflight:
+            for slot in sorted(idle):
+                while idle[slot] > 0 and queue:
+                    batch = queue.pop(0)
+                    ref = pool[slot].play.remote(batch)
+                    inflight[ref] = (pool[slot], batch)
+                    owner[ref] = slot
+                    idle[slot] -= 1
+            ready, _ = ray.wait(list(inflight), num_returns=1)
+            for ref in ready:
+                handle, batch = inflight.pop(ref)
+                slot = owner.pop(ref)
+                try:
+                    rows = ray.get(ref)
+                except ray.exceptions.RayActorError:
+                    # the runner died: its batches are re-queued on a fresh runner
+                    restarts += 1
+                    if restarts > max_restarts:
+                        raise RuntimeError(f"runners died {restarts} times; giving up") from None
+                    queue.insert(0, batch)
+                    if pool[slot] is handle:
+                        pool[slot] = start_runner()
+                        lost = [r for r, (h, _) in inflight.items() if h is handle]
+                        for r in lost:
+                            queue.insert(0, inflight.pop(r)[1])
+                            owner.pop(r)
+                        idle[slot] = 2
+                    continue
+                idle[slot] += 1
+                good = [r for r in rows if "error" not in r]
+                failed += [r for r in rows if "error" in r]
+                recorded += store.add(good)
+                if on_progress:
+                    on_progress(recorded, spec.games)
+        for handle in pool:
+            ray.kill(handle)
+        return RunSummary(spec.games, before, recorded - before, failed, k, restarts, time.perf_counter() - t0)
+    finally:
+        store.close()

@@ -1,0 +1,109 @@
+"""The results store: one DuckDB file in the output folder, written only by the driver.
+
+Table `games`: one row per recorded game (identity: game_id), with the index into the log
+segments. Table `seats`: one row per (game, seat). Table `meta`: the spec the folder was made
+with, so a rerun can check it is the same tournament. Query it with SQL:
+`duckdb OUT/results.duckdb "select label, avg(rank) from seats group by label"`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+STORE = "results.duckdb"
+
+_SCHEMA = [
+    """create table if not exists meta (key varchar primary key, value varchar)""",
+    """create table if not exists games (
+        game_id varchar primary key, idx bigint, seed ubigint, seats varchar[], agents json,
+        scores double[], ranks double[], winners integer[], roles varchar[], steps integer,
+        records integer, summary varchar, errors integer, duration_ms double,
+        segment varchar, "offset" bigint, nbytes bigint, runner varchar)""",
+    """create table if not exists seats (
+        game_id varchar, idx bigint, seat integer, label varchar, agent varchar, role varchar,
+        score double, rank double, win boolean, primary key (game_id, seat))""",
+]
+
+
+class StoreError(Exception):
+    """The store cannot be opened or does not belong to this tournament."""
+
+
+class Store:
+    """Open (or create) the store of an output folder."""
+
+    def __init__(self, out: str | Path, read_only: bool = False):
+        path = Path(out) / STORE
+        if read_only and not path.exists():
+            raise StoreError(f"{out}: no tournament results here ({STORE} missing)")
+        try:
+            self.db = duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            raise StoreError(f"{path}: cannot open ({str(exc).splitlines()[0]}); is a run still writing it?") from None
+        if not read_only:
+            for statement in _SCHEMA:
+                self.db.execute(statement)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- meta -------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("select value from meta where key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("insert or replace into meta values (?, ?)", [key, value])
+
+    # -- games ------------------------------------------------------------------------------
+
+    def recorded(self) -> set[int]:
+        return {row[0] for row in self.db.execute("select idx from games").fetchall()}
+
+    def count(self) -> int:
+        return self.db.execute("select count(*) from games").fetchone()[0]
+
+    def add(self, rows: list[dict[str, Any]]) -> int:
+        """Record finished games in one transaction; games already recorded are skipped."""
+        if not rows:
+            return 0
+        known = {r[0] for r in self.db.execute(
+            "select game_id from games where game_id in (select unnest(?))", [[r["game_id"] for r in rows]]
+        ).fetchall()}
+        fresh = [r for r in rows if r["game_id"] not in known]
+        if not fresh:
+            return 0
+        self.db.execute("begin transaction")
+        try:
+            self.db.executemany(
+                "insert into games values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    [r["game_id"], r["idx"], r["seed"], r["seats"], json.dumps(r["agents"]), r["scores"], r["ranks"],
+                     r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"], r["duration_ms"],
+                     r["segment"], r["offset"], r["nbytes"], r["runner"]]
+                    for r in fresh
+                ],
+            )
+            self.db.executemany(
+                "insert into seats values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    [r["game_id"], r["idx"], seat, r["seats"][seat], r["agents"][seat]["name"],
+                     r["roles"][seat] if r["roles"] else None, r["scores"][seat], r["ranks"][seat], seat in r["winners"]]
+                    for r in fresh
+                    for seat in range(len(r["seats"]))
+                ],
+            )
+            self.db.execute("commit")
+        except Exception:
+            self.db.execute("rollback")
+            raise
+        return len(fresh)
+
+    def locate(self, game_id: str) -> tuple[str, int] | None:
+        row = self.db.execute('select segment, "offset" from games where game_id = ?', [game_id]).fetchone()
+        return (row[0], row[1]) if row else None
