@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.api import Game, TalkItem
+from games.hanabi.rules import Hanabi
 from games.werewolves.rules import Werewolves
 
 
@@ -13,7 +14,7 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r} (known: {', '.join(sorted(GAMES))})"
 
 
-GAMES: dict[str, Game] = {game.name: game for game in (Werewolves(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (Werewolves(), Hanabi())}
 
 
 def get_game(name: str) -> Game:

@@ -1,0 +1,1 @@
+"""Hanabi: rules (rules.py) and the card/knowledge encoding shared with agents (cards.py)."""
