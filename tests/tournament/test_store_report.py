@@ -1,0 +1,70 @@
+"""Runner logic without Ray: batches into segments, the store and its index, the report."""
+
+from __future__ import annotations
+
+import math
+
+from bus.log import read_game_at
+from ops.tournament.report import build_report, format_text, mean_ci, wilson
+from ops.tournament.runner import BatchPlayer, ranks_of
+from ops.tournament.spec import parse_spec
+from ops.tournament.store import Store
+from replay.verify import verify_game
+
+SPEC = {
+    "game": "werewolves",
+    "games": 12,
+    "seed": 5,
+    "segment_mib": 1,
+    "lineup": [{"agent": "random", "label": "so", "count": 5}, {"agent": "random", "label": "pr", "count": 5, "options": {"offices": ""}}],
+}
+
+
+def test_ranks_share_ties():
+    assert ranks_of([1.0, 0.0, 1.0, 0.0]) == [1.5, 3.5, 1.5, 3.5]
+    assert ranks_of([3.0, 2.0, 1.0]) == [1.0, 2.0, 3.0]
+
+
+def test_intervals():
+    mean, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and math.isclose(hi - mean, 1.959963984540054 * math.sqrt((5 / 3) / 4))
+    p, lo, hi = wilson(8, 10)
+    assert p == 0.8 and 0.49 < lo < 0.5 and 0.94 < hi < 0.95  # Wilson 95%: [0.490, 0.943]
+
+
+def test_batches_store_index_and_report(tmp_path):
+    spec = parse_spec(SPEC)
+    player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r001")
+    rows = player.play(list(range(6))) + player.play(list(range(6, 12)))
+    player.close()
+    store = Store(tmp_path)
+    assert store.add(rows) == 12
+    assert store.add(rows[:3]) == 0  # identity by game id: never counted twice
+    assert store.count() == 12 and store.recorded() == set(range(12))
+    segment, offset = store.locate("g00000007")
+    game, bad = read_game_at(tmp_path / "logs" / segment, offset)
+    assert bad is None and game.header["game_id"] == "g00000007"
+    assert verify_game(game).ok
+    report = build_report(store)
+    store.close()
+    assert report["games"] == 12
+    by = {a["agent"]: a for a in report["agents"]}
+    assert set(by) == {"so", "pr"} and by["so"]["games"] == 12 and by["so"]["seats"] == 60
+    assert {"agent", "games", "mean_rank", "mean_score", "win_rate"} <= set(by["so"])
+    assert sum(by["so"]["rank_histogram"].values()) == 60
+    assert set(by["so"]["by_role"]) <= {"werewolf", "villager", "seer", "doctor"}
+    assert math.isclose(report["head_to_head"]["so"]["pr"]["score"] + report["head_to_head"]["pr"]["so"]["score"], 1.0)
+    assert by["so"]["rating"]["mu"] > 0
+    assert "head to head" in format_text(report)
+
+
+def test_segments_roll(tmp_path):
+    spec = parse_spec({**SPEC, "games": 30})
+    player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r002")
+    rows = player.play(list(range(30)))
+    player.close()
+    segments = sorted({r["segment"] for r in rows})
+    assert len(segments) >= 2  # ~85 KB a game, 1 MiB segments
+    for r in rows[::7]:
+        game, bad = read_game_at(tmp_path / "logs" / r["segment"], r["offset"])
+        assert bad is None and game.records[-1]["msg"]["kind"] == "game_end"

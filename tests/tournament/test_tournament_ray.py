@@ -1,0 +1,125 @@
+"""Tournaments on a real local Ray: exact counts, resume, killed runners and drivers, runner-count
+independence. Marked `ray`."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bus.log import read_game_at
+from ops.tournament.runner import run_tournament
+from ops.tournament.spec import load_spec
+from ops.tournament.store import Store
+from replay.verify import verify_game
+
+pytestmark = pytest.mark.ray
+EXAMPLE = "ops/examples/werewolves.toml"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield
+    ray.shutdown()
+
+
+def _rows(out):
+    store = Store(out, read_only=True)
+    try:
+        return store.db.execute(
+            "select game_id, seed, seats, scores, ranks, winners, roles, steps, records, summary, nbytes from games order by game_id"
+        ).fetchall()
+    finally:
+        store.close()
+
+
+def _verify_all(out):
+    store = Store(out, read_only=True)
+    try:
+        where = store.db.execute('select game_id, segment, "offset" from games order by game_id').fetchall()
+    finally:
+        store.close()
+    for gid, segment, offset in where:
+        game, bad = read_game_at(out / "logs" / segment, offset)
+        assert bad is None and game.header["game_id"] == gid
+        verdict = verify_game(game)
+        assert verdict.ok, f"{gid}: {verdict.message}"
+    return len(where)
+
+
+def test_exact_count_and_rerun_records_none(tmp_path):
+    spec = load_spec(EXAMPLE, games=200)
+    first = run_tournament(spec, tmp_path)
+    assert first.recorded_now == 200 and not first.failed
+    again = run_tournament(spec, tmp_path)
+    assert again.recorded_now == 0 and again.recorded_before == 200
+    assert len(_rows(tmp_path)) == 200
+    more = run_tournament(load_spec(EXAMPLE, games=230), tmp_path)  # growing the count plays only the new ones
+    assert more.recorded_now == 30 and len(_rows(tmp_path)) == 230
+
+
+def test_one_and_two_runners_give_the_same_results(tmp_path):
+    spec = load_spec(EXAMPLE, games=60)
+    run_tournament(spec, tmp_path / "one", runners=1)
+    run_tournament(spec, tmp_path / "two", runners=2)
+    assert _rows(tmp_path / "one") == _rows(tmp_path / "two")
+
+
+def _my_runner_pids():
+    """RayRunner worker processes of this test session's Ray (never another session's)."""
+    out = subprocess.run(["ps", "-eo", "pid,sid,args"], capture_output=True, text=True).stdout
+    mine = os.getsid(0)
+    return [int(line.split()[0]) for line in out.splitlines()[1:]
+            if int(line.split()[1]) == mine and "ray::RayRunner" in line]
+
+
+def test_killed_runner_is_replaced_and_nothing_is_lost(tmp_path):
+    spec = load_spec(EXAMPLE, games=300).model_copy(update={"batch": 10})
+    killed = []
+
+    def kill_one(done, total):
+        if not killed and done >= 40:
+            pids = _my_runner_pids()
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+
+    summary = run_tournament(spec, tmp_path, on_progress=kill_one)
+    assert killed, "no runner process found to kill"
+    assert summary.restarts >= 1
+    assert len(_rows(tmp_path)) == 300
+    assert _verify_all(tmp_path) == 300
+
+
+def test_killed_driver_then_rerun_completes(tmp_path):
+    out = tmp_path / "out"
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    cmd = [sys.executable, "-m", "ops.cli", "tournament", "run", EXAMPLE, "--out", str(out), "--games", "400"]
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out / "logs").is_dir():
+        time.sleep(0.2)  # runners started: they make the logs folder
+    time.sleep(1.0)  # some games in flight, some recorded
+    # SIGKILL the driver and every process of its session (its local Ray included)
+    listing = subprocess.run(["ps", "-eo", "pid,sid"], capture_output=True, text=True).stdout
+    for line in listing.splitlines()[1:]:
+        pid, sid = map(int, line.split())
+        if sid == proc.pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    proc.wait()
+    summary = run_tournament(load_spec(EXAMPLE, games=400), out)
+    assert summary.recorded_before + summary.recorded_now == 400
+    assert summary.recorded_before < 400, "the driver finished before it was killed: nothing tested"
+    assert len(_rows(out)) == 400
+    assert _verify_all(out) == 400
