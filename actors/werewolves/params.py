@@ -1,0 +1,68 @@
+"""AlphaWolf's named constants (Marinheiro 2016, section 5.2), each an option of the agent.
+
+The thesis gives the formulas (eq. 5.2, algorithms 4, 5 and 6) and three values: the Strategy
+Office suggests the top 3 moves, role certainties sum to 100%, and trust is a positive real with
+1 neutral and 0 none. Every other number here is our choice; the comment on each says why.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DOCTOR, SEER, VILLAGER, WEREWOLF = "doctor", "seer", "villager", "werewolf"
+ROLES = (DOCTOR, SEER, VILLAGER, WEREWOLF)  # sorted: every loop over roles runs in this order
+
+_Weights = dict[str, float]
+
+
+class WolfParams(BaseModel):
+    """Constants of the AlphaWolf offices; defaults are the thesis' values or documented choices."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # -- game knowledge: public in the published game, absent from the observation -------------
+    # Role counts of the thesis' table 6.3 game (10 players: 2 wolves, 1 seer, 1 doctor, 6 villagers).
+    role_counts: dict[str, int] = Field(default_factory=lambda: {WEREWOLF: 2, SEER: 1, DOCTOR: 1})
+
+    # -- Strategy Office (thesis 5.2.2) -----------------------------------------------------------
+    # Base threat B_i of each role to a village-side player. The thesis orders them (informed or
+    # protective roles are less threatening) without numbers; ours: wolf 1, then 0.4 / 0.2 / 0.1.
+    village_threat: _Weights = Field(
+        default_factory=lambda: {WEREWOLF: 1.0, VILLAGER: 0.4, DOCTOR: 0.2, SEER: 0.1})
+    # Base threat to a werewolf: roles that gather information or hinder the wolves threaten most;
+    # a fellow wolf is no threat, kept above 0 so that 1/T (healing, algorithm 4) stays finite.
+    wolf_threat: _Weights = Field(
+        default_factory=lambda: {SEER: 1.0, DOCTOR: 0.7, VILLAGER: 0.4, WEREWOLF: 0.02})
+    suggestions: int = Field(3, ge=1)  # thesis: "the top 3 results are selected and suggested"
+
+    # -- Foreign Office (thesis 5.2.3, algorithm 5) ------------------------------------------------
+    # Concession factor of evaluation round k (k = 1 at the first round after proposing):
+    # concession_start * concession_decay ** (k - 1). The thesis says only that it decreases.
+    concession_start: float = Field(1.0, gt=0.0)
+    concession_decay: float = Field(0.8, gt=0.0, le=1.0)
+    # Trust below which the FO asks for an investigation of the least trusted player and a heal
+    # of itself (thesis: "if its trust value in a player is too low"); 1 is neutral trust.
+    low_trust: float = Field(0.8, ge=0.0)
+
+    # -- Intelligence Office (thesis 5.2.4, algorithm 6) --------------------------------------------
+    # Age factor of an action taken `age` days ago: age_decay ** age (older rounds weigh less).
+    age_decay: float = Field(0.75, gt=0.0, le=1.0)
+    # Role scaling factor for an action of damage d: exp(gain[role] * d). d > 0 is an action that
+    # helps the viewer's faction (its target was threatening). Gains grow with the information a
+    # role holds (seer > doctor > villager, thesis); the opposite faction's role gets a negative
+    # gain. Magnitudes are ours, sized so one clear vote moves a certainty by a factor ~2.
+    village_gain: _Weights = Field(
+        default_factory=lambda: {SEER: 3.0, DOCTOR: 2.0, VILLAGER: 1.0, WEREWOLF: -3.0})
+    wolf_gain: _Weights = Field(
+        default_factory=lambda: {SEER: -3.0, DOCTOR: -2.0, VILLAGER: -1.0, WEREWOLF: 0.0})
+    # Trust: thesis "decreased by a certain amount ... otherwise its trust value increases".
+    trust_penalty: float = Field(0.3, ge=0.0)  # per broken agreement or vote against the viewer
+    trust_gain: float = Field(0.05, ge=0.0)  # per day without either
+    trust_max: float = Field(2.0, gt=0.0)  # our cap, so trust cannot swamp deal utility
+
+    def base_threat(self, role: str) -> _Weights:
+        """B_i for a player holding `role` (its faction decides the table)."""
+        return self.wolf_threat if role == WEREWOLF else self.village_threat
+
+    def role_gain(self, role: str) -> _Weights:
+        return self.wolf_gain if role == WEREWOLF else self.village_gain

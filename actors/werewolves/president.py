@@ -1,0 +1,148 @@
+"""AlphaWolf's President (thesis 5.2.1): the generic Alpha President with the Werewolves pipeline.
+
+- Its offices depend on the role it is dealt: `configs` holds one office set for the village
+  side and one for the wolves; the first observation picks one (so an experiment can seat, say,
+  PR+SO villagers against full AlphaWolf werewolves while roles are dealt by chance).
+- Talk turn: at the start of a phase (round 0) the IO updates and the SO suggests for the
+  decision ahead; in every round the SO scores the proposals heard and not yet scored
+  (algorithm 4), then the FO negotiates. Without a Foreign Office the player stays silent.
+- Decision: IO update, SO suggestions, then the FO turns the deals it is bound to into this
+  turn's commitment; the President keeps a deal with probability `honesty` and always keeps the
+  wolves' sealed-bid outcome (a wolf does not betray its pack); otherwise it draws among the
+  suggestions with probability growing with utility.
+- Heard talk goes to the inbox stamped with the day and phase it was heard in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actors.alpha.president import DEFAULT_VIEWS, President, _Job
+from actors.alpha.traits import Traits
+from actors.werewolves.deals import deal_key
+from actors.werewolves.knowledge import prospective_legal
+from bus.messages import ActRequest, Heard, Message, OfficeRequest, Suggestion, TalkTurn
+
+VIEWS: dict[str, tuple[str, ...]] = {
+    "io": ("beliefs", "inbox", "io", "observation", "seat", "traits", "trust"),
+    "so": ("beliefs", "deals", "legal", "observation", "seat", "traits", "trust"),
+    "fo": ("beliefs", "deals", "inbox", "observation", "seat", "suggestions", "talk", "traits", "trust"),
+}
+# What each office reads of the observation's events and of the inbox (the rest stays home, so
+# a request is small): the IO replays day votes and public proposals; the SO and the FO reason
+# about the current phase only.
+IO_EVENTS = frozenset({"day_votes"})
+SIDES = ("village", "wolves")
+
+
+class WerewolvesPresident(President):
+    """A President whose office set is chosen by its dealt role; see the module docstring."""
+
+    def __init__(
+        self,
+        address: str,
+        seed: int,
+        seat: int,
+        configs: dict[str, dict[str, str]],
+        traits: Traits,
+        views: dict[str, dict[str, tuple[str, ...]]] | None = None,
+    ):
+        super().__init__(address, seed, seat, {}, traits)
+        self.configs = {side: dict(sorted(configs[side].items())) for side in SIDES}
+        self.side_views = views or {}
+        self.side: str | None = None
+
+    def handle(self, message: Message) -> list[Message]:
+        if isinstance(message, (ActRequest, TalkTurn)):
+            if self.side is None:
+                self._activate(message.observation)
+            self._start_turn(message.turn)
+            self.kb.set(("observation",), message.observation)
+        if isinstance(message, ActRequest):
+            self.kb.set(("legal",), list(message.legal))
+            self.kb.set(("talk",), {"closing": True})
+            steps = [("io", "update"), ("so", "suggest"), ("fo", "negotiate")]
+            self.job = _Job("act", message, [s for s in steps if s[0] in self.offices])
+            return self._next()
+        if isinstance(message, TalkTurn):
+            talk = {"channel": message.channel, "round": message.round, "max_rounds": message.max_rounds}
+            self.kb.set(("talk",), talk)
+            steps: list[tuple[str, str]] = []
+            if "fo" in self.offices:
+                if message.round == 0:
+                    self.kb.set(("legal",), prospective_legal(message.observation))
+                    steps += [("io", "update"), ("so", "suggest")]
+                if self._unscored(message.turn):
+                    steps.append(("so", "deal_utility"))
+                steps.append(("fo", "negotiate"))
+            self.job = _Job("talk", message, [s for s in steps if s[0] in self.offices])
+            return self._next()
+        if isinstance(message, Heard):
+            obs = self.kb.get("observation", default={}) or {}
+            stamp = {"day": obs.get("day"), "phase": obs.get("phase")}
+            heard = [
+                {"turn": message.turn, "channel": message.channel, "round": message.round, **stamp,
+                 **line.model_dump(mode="json")}
+                for line in message.lines
+            ]
+            self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard)
+            return []
+        return super().handle(message)
+
+    def _activate(self, observation: dict[str, Any]) -> None:
+        self.side = "wolves" if observation.get("role") == "werewolf" else "village"
+        self.offices = self.configs[self.side]
+        self.views = {**DEFAULT_VIEWS, **VIEWS, **self.side_views.get(self.side, {})}
+        self.kb.set(("side",), self.side)
+
+    def _start_turn(self, turn: int) -> None:
+        """A new decision: the last one's negotiation is over (a pending night deal stays)."""
+        if self.kb.get("deals", "current", "turn") != turn:
+            self.kb.set(("deals", "current"), {"turn": turn})
+
+    def _unscored(self, turn: int) -> bool:
+        """Has a proposal been heard this turn that the SO has not scored yet?"""
+        me = self.kb.get("seat")
+        scored = self.kb.get("deals", "current", "received", default={}) or {}
+        for line in self.kb.get("inbox", default=[]):
+            if line["turn"] != turn or line["speaker"] == me:
+                continue
+            for s in line["says"]:
+                if s.get("kind") == "ww_propose" and deal_key(line["speaker"], s.get("proposal_id", -1)) not in scored:
+                    return True
+        return False
+
+    def _next(self) -> list[Message]:
+        job = self.job
+        if not job.steps:
+            return super()._next()
+        role, task = job.steps.pop(0)
+        job.asked = (role, task)
+        legal = job.request.legal if job.kind == "act" else ()
+        return [OfficeRequest(sender=self.address, to=self.offices[role], task=task, turn=job.request.turn,
+                              view=self._view(role, task, job.request.turn), legal=legal)]
+
+    def _view(self, role: str, task: str, turn: int) -> dict[str, Any]:
+        """The KB sections `role` reads, trimmed to the events and talk it uses (see IO_EVENTS)."""
+        names = self.views[role]
+        if role == "so" and task == "deal_utility":
+            names = names + ("inbox",)
+        view = self.kb.view(names)
+        obs = view.get("observation")
+        if obs is not None and "events" in obs:
+            if role == "io":
+                view["observation"] = {**obs, "events": [e for e in obs["events"] if e["type"] in IO_EVENTS]}
+            else:
+                view["observation"] = {k: v for k, v in obs.items() if k != "events"}
+        if "inbox" in view:
+            if role == "io":
+                view["inbox"] = [x for x in view["inbox"] if x["channel"] == "public"]
+            else:
+                view["inbox"] = [x for x in view["inbox"] if x["turn"] == turn]
+        return view
+
+    def _choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
+        committed = self.kb.get("commitments", str(request.turn))
+        if self.side == "wolves" and request.observation.get("phase") == "night" and committed in request.legal:
+            return committed  # the pack's sealed-bid victim
+        return super()._choose(request, suggestions)
