@@ -58,7 +58,7 @@ class TournamentSpec(BaseModel):
     placement: Literal[RUNTIMES] = "inline"  # type: ignore[valid-type]
     options: dict[str, Any] = Field(default_factory=dict)
     lineup: list[LineupEntry] = Field(min_length=1)
-    batch: int = Field(20, ge=1, description="games per runner call")
+    batch: int = Field(50, ge=1, description="games per runner call")
     segment_mib: int = Field(64, ge=1, description="log segment size before rolling")
     fsync: bool = False
 

@@ -16,16 +16,25 @@ import duckdb
 
 STORE = "results.duckdb"
 
+_COLUMNS = (
+    "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
+    "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner",
+)
+
 _SCHEMA = [
     """create table if not exists meta (key varchar primary key, value varchar)""",
     """create table if not exists games (
-        game_id varchar primary key, idx bigint, seed ubigint, seats varchar[], agents json,
+        game_id varchar primary key, idx bigint, seed ubigint, seats varchar[], agent_names varchar[], agents json,
         scores double[], ranks double[], winners integer[], roles varchar[], steps integer,
         records integer, summary varchar, errors integer, duration_ms double,
         segment varchar, "offset" bigint, nbytes bigint, runner varchar)""",
-    """create table if not exists seats (
-        game_id varchar, idx bigint, seat integer, label varchar, agent varchar, role varchar,
-        score double, rank double, win boolean, primary key (game_id, seat))""",
+    # one row per (game, seat), derived: nothing to keep in step
+    """create or replace view seats as
+        select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win
+        from (select game_id, idx, winners, unnest(range(len(seats))) as seat, unnest(seats) as label,
+                     unnest(agent_names) as agent, unnest(roles) as role, unnest(scores) as score,
+                     unnest(ranks) as rank
+              from games)""",
 ]
 
 
@@ -69,40 +78,20 @@ class Store:
         return self.db.execute("select count(*) from games").fetchone()[0]
 
     def add(self, rows: list[dict[str, Any]]) -> int:
-        """Record finished games in one transaction; games already recorded are skipped."""
+        """Record finished games in one statement; games already recorded are skipped."""
         if not rows:
             return 0
-        known = {r[0] for r in self.db.execute(
-            "select game_id from games where game_id in (select unnest(?))", [[r["game_id"] for r in rows]]
-        ).fetchall()}
-        fresh = [r for r in rows if r["game_id"] not in known]
-        if not fresh:
-            return 0
-        self.db.execute("begin transaction")
-        try:
-            self.db.executemany(
-                "insert into games values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    [r["game_id"], r["idx"], r["seed"], r["seats"], json.dumps(r["agents"]), r["scores"], r["ranks"],
-                     r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"], r["duration_ms"],
-                     r["segment"], r["offset"], r["nbytes"], r["runner"]]
-                    for r in fresh
-                ],
-            )
-            self.db.executemany(
-                "insert into seats values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    [r["game_id"], r["idx"], seat, r["seats"][seat], r["agents"][seat]["name"],
-                     r["roles"][seat] if r["roles"] else None, r["scores"][seat], r["ranks"][seat], seat in r["winners"]]
-                    for r in fresh
-                    for seat in range(len(r["seats"]))
-                ],
-            )
-            self.db.execute("commit")
-        except Exception:
-            self.db.execute("rollback")
-            raise
-        return len(fresh)
+        params: list[Any] = []
+        for r in rows:
+            params += [
+                r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
+                r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
+                r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
+            ]
+        marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
+        before = self.count()
+        self.db.execute(f"insert or ignore into games values {', '.join([marks] * len(rows))}", params)
+        return self.count() - before
 
     def locate(self, game_id: str) -> tuple[str, int] | None:
         row = self.db.execute('select segment, "offset" from games where game_id = ?', [game_id]).fetchone()
