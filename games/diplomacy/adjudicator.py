@@ -1,0 +1,588 @@
+"""The pure adjudicator: `resolve(board, orders) -> Resolution` for movement, retreat and
+adjustment phases, and the phase sequence (skipped phases, centre capture in winter).
+
+Movement follows L. Kruijswijk's "The Math of Adjudication" (DATC section 5): each move and
+support is a decision resolved by guess-and-check over its dependencies; a cycle with no or two
+consistent outcomes goes to the backup rule: circular movement (every move of the cycle
+succeeds), or, when a convoy is part of the cycle, the Szykman rule (the convoyed moves of the
+cycle fail as if not convoyed, and cut no support). A convoyed army cannot cut a support given
+for or against a fleet of its own convoy (2000 rulebook), unless another chain avoids that fleet.
+
+Results per unit use the DATC words: ok, bounce, cut, dislodged, void, no convoy, disrupted,
+disband. Orders come typed and already validated (`board.parse_order`); a unit without one holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from games.diplomacy.board import (
+    ARMY_ADJ, CENTRES, COASTS, FLEET_ADJ, FLEET_REACH, HOMES, SEA_NEXT, Board, Order,
+)
+
+OK, BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED, DISBAND = (
+    "ok", "bounce", "cut", "dislodged", "void", "no convoy", "disrupted", "disband")
+
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+
+
+@dataclass
+class Resolution:
+    """What one phase did: the orders used (holds filled in), results by unit, and the board
+    after it, already advanced to the next phase that needs orders."""
+
+    phase: str
+    orders: dict[str, list[Order]]  # power -> orders adjudicated
+    results: dict[str, list[str]]  # unit ("A PAR") -> results, [] when nothing to report
+    after: Board
+    dislodged: dict[str, str] = field(default_factory=dict)  # unit -> dislodger's province
+    winters: list[int] = field(default_factory=list)  # years whose centre capture happened
+
+
+def resolve(board: Board, orders: Mapping[str, Iterable[Order]], datc: str = "2.4") -> Resolution:
+    """Adjudicate one phase of `board` with typed orders per power; pure (board untouched)."""
+    kind = board.phase_kind
+    orders = {p: list(os) for p, os in orders.items()}
+    if kind == "M":
+        return _movement(board, orders, datc)
+    if kind == "R":
+        return _retreats(board, orders)
+    return _adjustments(board, orders)
+
+
+# -- movement ------------------------------------------------------------------------------
+
+class _Movement:
+    """One movement adjudication; decisions are keyed by the province of the ordered unit."""
+
+    def __init__(self, board: Board, by_prov: dict[str, Order], datc: str):
+        self.units = units = board.units
+        self.order = by_prov
+        self.board = board
+        self.movers: dict[str, str] = {}  # prov -> destination province
+        self.into: dict[str, list[str]] = {}  # province -> movers into it
+        self.convoyers: dict[str, frozenset[str]] = {}  # convoyed mover -> its convoying fleets
+        self.fallback: set[str] = set()  # convoy by intent: falls back to land if the chain fails
+        self.no_convoy: set[str] = set()  # convoyed movers with no chain at all (hold)
+        self.szykman: set[str] = set()  # convoyed movers failed by the paradox rule
+        self.supports: dict[str, list[str]] = {}  # supported prov -> valid supporters
+        self.void: set[str] = set()
+        self.state: dict[str, int] = {}
+        self.value: dict[str, bool] = {}
+        self.deps: list[str] = []
+        self._setup(datc)
+
+    def _setup(self, datc: str) -> None:
+        units, order = self.units, self.order
+        convoy_orders: dict[tuple[str, str], list[str]] = {}
+        for p, o in order.items():
+            if o.kind == "C":
+                convoy_orders.setdefault((o.target[:3], o.dest), []).append(p)
+        used_convoys: set[str] = set()
+        for p, o in order.items():
+            if o.kind != "-":
+                continue
+            dp = o.dest[:3]
+            if o.utype == "A":
+                adjacent = dp in ARMY_ADJ.get(p, ())
+                fleets = frozenset(convoy_orders.get((p, dp), ()))
+                if (o.via or not adjacent) and fleets and _chain(p, dp, fleets):
+                    self.convoyers[p] = fleets
+                elif not o.via and adjacent and fleets and datc == "2.4" and _chain(p, dp, fleets) \
+                        and self._intent(p, dp, fleets):
+                    self.convoyers[p] = fleets
+                    self.fallback.add(p)
+                elif not adjacent:
+                    self.no_convoy.add(p)
+                    continue
+                if p in self.convoyers:
+                    used_convoys |= {f for f in fleets if _on_a_chain(p, dp, f, fleets)}
+            self.movers[p] = dp
+            self.into.setdefault(dp, []).append(p)
+        for p, o in order.items():
+            if o.kind == "C":
+                if p not in used_convoys or o.target[:3] not in self.convoyers \
+                        or self.movers.get(o.target[:3]) != o.dest:
+                    self.void.add(p)
+            elif o.kind == "S":
+                t = o.target[:3]
+                tu = units.get(t)
+                mv = self.movers.get(t)
+                if tu is None or tu[1] != o.ttype:
+                    ok = False
+                elif o.dest:
+                    ok = mv == o.dest
+                else:
+                    ok = mv is None and t not in self.no_convoy
+                if ok:
+                    self.supports.setdefault(t, []).append(p)
+                else:
+                    self.void.add(p)
+
+    def _intent(self, p: str, dp: str, fleets: frozenset[str]) -> bool:
+        """DATC 2.4 (4.A.3): an adjacent move is by convoy if a fleet of the army's own power
+        convoys it on a chain of fleets at sea."""
+        owner = self.units[p][0]
+        chains = self.board.convoy_routes().get(p, {}).get(dp, ())
+        return any(self.units[f][0] == owner and any(f in c for c in chains) for f in fleets)
+
+    # -- guess and check -------------------------------------------------------------------
+    def resolve(self, key: str) -> bool:
+        st = self.state.get(key, _UNRESOLVED)
+        if st == _RESOLVED:
+            return self.value[key]
+        if st == _GUESSING:
+            if key not in self.deps:
+                self.deps.append(key)
+            return self.value[key]
+        mark = len(self.deps)
+        self.value[key], self.state[key] = False, _GUESSING
+        first = self._adjudicate(key)
+        if len(self.deps) == mark:
+            if self.state[key] != _RESOLVED:
+                self.value[key], self.state[key] = first, _RESOLVED
+            return self.value[key]
+        if self.deps[mark] != key:
+            self.deps.append(key)
+            self.value[key] = first
+            return first
+        for d in self.deps[mark:]:
+            self.state[d] = _UNRESOLVED
+        del self.deps[mark:]
+        self.value[key], self.state[key] = True, _GUESSING
+        second = self._adjudicate(key)
+        if first == second:
+            for d in self.deps[mark:]:
+                self.state[d] = _UNRESOLVED
+            del self.deps[mark:]
+            self.value[key], self.state[key] = first, _RESOLVED
+            return first
+        self._backup(mark)
+        return self.resolve(key)
+
+    def _backup(self, mark: int) -> None:
+        cycle = self.deps[mark:]
+        del self.deps[mark:]
+        fleets = {k[1:] for k in cycle if k[0] == "c"}
+        if fleets:
+            # Convoy paradox, Szykman rule: the moves convoyed by fleets of the cycle fail as
+            # if not convoyed (they hold, and cut no support).
+            for k in cycle:
+                self.state[k] = _UNRESOLVED
+            for m, fl in sorted(self.convoyers.items()):
+                if fl & fleets and m not in self.fallback:
+                    self.szykman.add(m)
+                    self.value["m" + m], self.state["m" + m] = False, _RESOLVED
+        else:
+            # Circular movement: every move in the cycle succeeds.
+            for k in cycle:
+                if k[0] == "m":
+                    self.value[k], self.state[k] = True, _RESOLVED
+                else:
+                    self.state[k] = _UNRESOLVED
+
+    def _adjudicate(self, key: str) -> bool:
+        tag, p = key[0], key[1:]
+        if tag == "m":
+            return self._move_succeeds(p)
+        if tag == "s":
+            return self._support_given(p)
+        return not self._dislodged(p)  # "c": the convoying fleet stays
+
+    # -- decisions -------------------------------------------------------------------------
+    def moves(self, p: str) -> bool:
+        return self.resolve("m" + p)
+
+    def path(self, p: str) -> bool:
+        """A convoyed mover's chain holds (fleets not dislodged); True for land moves."""
+        fleets = self.convoyers.get(p)
+        if fleets is None:
+            return True
+        if p in self.szykman:
+            return False
+        alive = frozenset(f for f in fleets if self.resolve("c" + f))
+        return _chain(p, self.movers[p], alive)
+
+    def by_sea(self, p: str) -> bool:
+        """Moves by convoy (so: no head-to-head battle)."""
+        if p not in self.convoyers:
+            return False
+        if p in self.fallback:
+            return self.path(p)
+        return True
+
+    def live(self, p: str) -> bool:
+        """The move is made at all (a convoyed move whose chain fails is not)."""
+        if p in self.fallback:
+            return True
+        return self.path(p)
+
+    def head_to_head(self, p: str) -> str | None:
+        q = self.movers[p]
+        if self.movers.get(q) == p and not self.by_sea(p) and not self.by_sea(q):
+            return q
+        return None
+
+    def support_count(self, p: str, exclude_power: str | None = None) -> int:
+        n = 0
+        for s in self.supports.get(p, ()):
+            if exclude_power is not None and self.units[s][0] == exclude_power:
+                continue
+            if self.resolve("s" + s):
+                n += 1
+        return n
+
+    def attack(self, p: str) -> int:
+        if not self.live(p):
+            return 0
+        q = self.movers[p]
+        other = self.units.get(q)
+        if other is None:
+            return 1 + self.support_count(p)
+        if q in self.movers and self.head_to_head(p) is None and self.moves(q):
+            return 1 + self.support_count(p)
+        if other[0] == self.units[p][0]:
+            return 0
+        return 1 + self.support_count(p, exclude_power=other[0])
+
+    def hold(self, q: str) -> int:
+        if q not in self.units:
+            return 0
+        if q in self.movers:
+            return 0 if self.moves(q) else 1
+        return 1 + self.support_count(q)
+
+    def prevent(self, p: str) -> int:
+        if not self.live(p):
+            return 0
+        h = self.head_to_head(p)
+        if h is not None and self.moves(h):
+            return 0
+        return 1 + self.support_count(p)
+
+    def _move_succeeds(self, p: str) -> bool:
+        if not self.live(p):
+            return False
+        q = self.movers[p]
+        att = self.attack(p)
+        h = self.head_to_head(p)
+        if h is not None:
+            if att <= 1 + self.support_count(h):
+                return False
+        elif att <= self.hold(q):
+            return False
+        for r in self.into[q]:
+            if r != p and att <= self.prevent(r):
+                return False
+        return True
+
+    def _dislodged(self, q: str) -> bool:
+        if q in self.movers and self.moves(q):
+            return False
+        return any(self.moves(r) for r in self.into.get(q, ()))
+
+    def _support_given(self, s: str) -> bool:
+        o = self.order[s]
+        owner = self.units[s][0]
+        against = o.dest or o.target[:3]
+        for r in self.into.get(s, ()):
+            if self.units[r][0] == owner or r == against:
+                continue
+            if r in self.convoyers and not self.fallback_land(r):
+                if not self.path(r):
+                    continue
+                fleet = self.units.get(against)
+                fl = self.convoyers[r]
+                if fleet is not None and against in fl and against not in self.void \
+                        and not _chain(r, self.movers[r], fl - {against}):
+                    continue  # 2000 rulebook: no cut of support for or against the convoy
+            return False
+        return not self._dislodged(s)
+
+    def fallback_land(self, r: str) -> bool:
+        return r in self.fallback and not self.path(r)
+
+
+def _chain(start: str, dest: str, fleets: frozenset[str]) -> bool:
+    """Some chain of the given fleets (water provinces) links `start` to `dest`."""
+    frontier = [f for f in SEA_NEXT[start] if f in fleets]
+    seen = set(frontier)
+    goal = SEA_NEXT[dest]
+    while frontier:
+        f = frontier.pop()
+        if f in goal:
+            return True
+        for g in FLEET_REACH[f]:
+            if g in fleets and g not in seen:
+                seen.add(g)
+                frontier.append(g)
+    return False
+
+
+def _on_a_chain(start: str, dest: str, fleet: str, fleets: frozenset[str]) -> bool:
+    """`fleet` lies on some simple chain of `fleets` from `start` to `dest`."""
+    def walk(cur: str, seen: frozenset[str], used: bool) -> bool:
+        used = used or cur == fleet
+        if cur in SEA_NEXT[dest] and used:
+            return True
+        for g in FLEET_REACH[cur]:
+            if g in fleets and g not in seen and walk(g, seen | {g}, used):
+                return True
+        return False
+    return any(walk(f, frozenset([f]), False) for f in SEA_NEXT[start] if f in fleets)
+
+
+def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolution:
+    units = board.units
+    by_prov: dict[str, Order] = {}
+    for power, os in orders.items():
+        for o in os:
+            u = units.get(o.loc[:3]) if o.loc else None
+            if u is not None and u[0] == power and u[2] == o.loc and u[1] == o.utype \
+                    and o.kind in "H-SC":
+                by_prov[o.loc[:3]] = o
+    for p, u in units.items():
+        if p not in by_prov:
+            by_prov[p] = Order("H", u[1], u[2])
+    m = _Movement(board, by_prov, datc)
+    for p in sorted(m.movers):
+        m.moves(p)
+    for p in sorted(m.supports):
+        for s in m.supports[p]:
+            m.resolve("s" + s)
+
+    results: dict[str, list[str]] = {}
+    moved: dict[str, str] = {}
+    dislodged: dict[str, str] = {}
+    for p in sorted(units):
+        u = units[p]
+        o = by_prov[p]
+        res: list[str] = []
+        if p in m.void:
+            res.append(VOID)
+        if p in m.movers:
+            if m.moves(p):
+                moved[p] = o.dest
+            elif p in m.convoyers and not m.path(p) and p not in m.fallback:
+                res.append(NO_CONVOY)
+            else:
+                res.append(BOUNCE)
+        elif p in m.no_convoy:
+            res.append(NO_CONVOY)
+        elif o.kind == "S" and p not in m.void and not m.resolve("s" + p):
+            res.append(CUT)
+        if p not in moved and any(m.moves(r) for r in m.into.get(p, ())):
+            res.append(DISLODGED)
+            dislodged[p] = next(r for r in m.into[p] if m.moves(r))
+            if o.kind == "C" and p not in m.void:
+                res.append(DISRUPTED)
+        results[f"{u[1]} {u[2]}"] = res
+
+    after = board.clone()
+    new_units = {p: u for p, u in units.items() if p not in moved and p not in dislodged}
+    for p, dest in moved.items():
+        u = units[p]
+        new_units[dest[:3]] = (u[0], u[1], dest)
+    # Where a dislodged unit may not go: occupied now, or a standoff (a move made there failed,
+    # other than the loser of a head-to-head battle), or its dislodger's origin unless convoyed.
+    standoff = set()
+    for p, dp in m.movers.items():
+        if p in moved or not m.live(p) or p in m.szykman:
+            continue
+        if p in dislodged and dislodged[p] == dp and m.head_to_head(p) is not None:
+            continue
+        standoff.add(dp)
+    after.dislodged = {}
+    for p, by in dislodged.items():
+        power, utype, loc = units[p]
+        from_sea = m.by_sea(by)
+        options = []
+        adj = FLEET_ADJ.get(loc, ()) if utype == "F" else ARMY_ADJ.get(loc, ())
+        for d in sorted(adj):
+            dp = d[:3]
+            if dp in new_units or dp in standoff or (dp == by and not from_sea):
+                continue
+            options.append(d)
+        if options:
+            after.dislodged[p] = (power, utype, loc, tuple(options))
+        else:  # nowhere to go: disbanded at once, no retreat phase for it
+            results[f"{utype} {loc}"].append(DISBAND)
+    after.units = new_units
+    res = Resolution(board.phase, _used(orders, by_prov, units), results, after,
+                     {f"{units[p][1]} {units[p][2]}": by for p, by in dislodged.items()})
+    _advance(after, res)
+    return res
+
+
+def _used(orders: dict[str, list[Order]], by_prov: dict[str, Order], units) -> dict[str, list[Order]]:
+    out: dict[str, list[Order]] = {}
+    for p in sorted(by_prov):
+        out.setdefault(units[p][0], []).append(by_prov[p])
+    return out
+
+
+# -- retreats and adjustments --------------------------------------------------------------
+
+def _retreats(board: Board, orders: dict[str, list[Order]]) -> Resolution:
+    dis = board.dislodged
+    chosen: dict[str, Order] = {}
+    for power, os in orders.items():
+        for o in os:
+            d = dis.get(o.loc[:3]) if o.loc else None
+            if d is not None and d[0] == power and d[2] == o.loc and o.kind in "RD":
+                if o.kind == "D" or o.dest in d[3]:
+                    chosen[o.loc[:3]] = o
+    targets: dict[str, int] = {}
+    for o in chosen.values():
+        if o.kind == "R":
+            targets[o.dest[:3]] = targets.get(o.dest[:3], 0) + 1
+    after = board.clone()
+    after.dislodged = {}
+    results: dict[str, list[str]] = {}
+    used: dict[str, list[Order]] = {}
+    for p in sorted(dis):
+        power, utype, loc, _ = dis[p]
+        o = chosen.get(p) or Order("D", utype, loc)
+        used.setdefault(power, []).append(o)
+        unit = f"{utype} {loc}"
+        if o.kind == "R" and targets[o.dest[:3]] == 1:
+            after.units[o.dest[:3]] = (power, utype, o.dest)
+            results[unit] = []
+        elif o.kind == "R":
+            results[unit] = [BOUNCE, DISBAND]
+        else:
+            results[unit] = [DISBAND]
+    res = Resolution(board.phase, used, results, after)
+    _advance(after, res)
+    return res
+
+
+def _adjustments(board: Board, orders: dict[str, list[Order]]) -> Resolution:
+    after = board.clone()
+    results: dict[str, list[str]] = {}
+    used: dict[str, list[Order]] = {}
+    for power in sorted(HOMES):
+        n = board.adjustment(power)
+        mine = orders.get(power, [])
+        out = used.setdefault(power, [])
+        if n > 0:
+            built: set[str] = set()
+            for o in mine:
+                if o.kind == "W" and len(out) < n:
+                    out.append(o)
+                if o.kind != "B" or len(out) >= n:
+                    continue
+                prov = o.loc[:3]
+                if prov in built or prov not in board.build_sites(power):
+                    continue
+                built.add(prov)
+                after.units[prov] = (power, o.utype, o.loc)
+                results[f"{o.utype} {o.loc}"] = []
+                out.append(o)
+            out += [Order("W")] * (n - len(out))
+        elif n < 0:
+            gone: list[str] = []
+            for o in mine:
+                u = board.units.get(o.loc[:3]) if o.kind == "D" else None
+                if u is not None and u[0] == power and u[2] == o.loc and len(gone) < -n \
+                        and o.loc[:3] not in gone:
+                    gone.append(o.loc[:3])
+                    out.append(o)
+            for p in civil_disorder_removals(board, power, -n - len(gone), set(gone)):
+                gone.append(p)
+                u = board.units[p]
+                out.append(Order("D", u[1], u[2]))
+            for p in gone:
+                u = after.units.pop(p)
+                results[f"{u[1]} {u[2]}"] = []
+        if not out:
+            del used[power]
+    res = Resolution(board.phase, used, results, after)
+    _advance(after, res)
+    return res
+
+
+def civil_disorder_removals(board: Board, power: str, n: int, skip: set[str] = frozenset()) -> list[str]:
+    """Provinces of the `n` units removed in civil disorder: furthest from a home centre first
+    (armies count steps over any province, fleets over their own moves), fleets before armies
+    at equal distance, then alphabetical (2000 rulebook, as the reference engine does)."""
+    if n <= 0:
+        return []
+    ranked = []
+    for p, (pw, utype, loc) in board.units.items():
+        if pw == power and p not in skip:
+            ranked.append((-_home_distance(utype, loc, HOMES[power]), 0 if utype == "F" else 1,
+                           f"{utype} {loc}", p))
+    ranked.sort()
+    return [r[3] for r in ranked[:n]]
+
+
+def _home_distance(utype: str, loc: str, homes: frozenset[str]) -> int:
+    frontier, seen, dist = [loc], {loc}, 0
+    while frontier:
+        if any(x[:3] in homes for x in frontier):
+            return dist
+        nxt = []
+        for x in frontier:
+            if utype == "A":
+                step = _any_adjacent(x[:3])
+            else:
+                step = FLEET_ADJ.get(x, ())
+            for y in step:
+                if y not in seen:
+                    seen.add(y)
+                    nxt.append(y)
+        frontier, dist = nxt, dist + 1
+    return 99999
+
+
+_ANY_ADJ: dict[str, frozenset[str]] = {}
+
+
+def _any_adjacent(p: str) -> frozenset[str]:
+    """Provinces next to `p` by land or by sea (an army's distance ignores terrain)."""
+    got = _ANY_ADJ.get(p)
+    if got is None:
+        locs = COASTS.get(p, ()) + ((p,) if p in FLEET_ADJ else ())
+        got = ARMY_ADJ.get(p, frozenset()) | frozenset(x[:3] for l in locs for x in FLEET_ADJ[l])
+        _ANY_ADJ[p] = got
+    return got
+
+
+# -- the phase sequence --------------------------------------------------------------------
+
+def _advance(board: Board, res: Resolution) -> None:
+    """Move `board` to the next phase that needs orders: retreats only with dislodged units;
+    in winter, centres change hands and adjustments happen only where someone builds or removes."""
+    board.changed()
+    while True:
+        s, k = board.season, board.phase_kind
+        if k == "M":
+            board.phase_kind = "R"
+            if board.dislodged:
+                return
+            continue
+        if k == "R":
+            board.dislodged = {}
+            if s == "S":
+                board.season, board.phase_kind = "F", "M"
+                return
+            board.season, board.phase_kind = "W", "A"
+            capture_centres(board)
+            res.winters.append(board.year)
+            if any(board.adjustment(p) != 0 for p in HOMES):
+                return
+            continue
+        # after adjustments
+        board.year += 1
+        board.season, board.phase_kind = "S", "M"
+        return
+
+
+def capture_centres(board: Board) -> None:
+    """Each supply centre goes to the power with a unit in it (winter, after fall retreats)."""
+    for prov, u in board.units.items():
+        if prov in CENTRES:
+            board.centres[prov] = u[0]
+    board.changed()
