@@ -30,9 +30,9 @@ def rational(obs, legal, rng, opts) -> str:
 
 def self_estimation(obs, legal, rng, opts) -> str:
     view = View(obs)
-    beliefs = estimate(view, opts.get("a", 2.5), opts.get("copies", True))
+    beliefs = estimate(view, opts.get("a", 2.5), opts.get("copies", False))
     return osawa.rational(view, legal, rng, counting=opts.get("counting", True), beliefs=beliefs,
-                          believe_discard=opts.get("believe_discard", False),
+                          believe_discard=opts.get("believe_discard", True),
                           beliefs_first=opts.get("beliefs_first", False))
 
 
