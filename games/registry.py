@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.api import Game, TalkItem
+from games.diplomacy.rules import Diplomacy
 from games.hanabi.rules import Hanabi
 from games.werewolves.rules import Werewolves
 
@@ -14,7 +15,7 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r} (known: {', '.join(sorted(GAMES))})"
 
 
-GAMES: dict[str, Game] = {game.name: game for game in (Werewolves(), Hanabi())}
+GAMES: dict[str, Game] = {game.name: game for game in (Werewolves(), Hanabi(), Diplomacy())}
 
 
 def get_game(name: str) -> Game:

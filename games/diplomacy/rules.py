@@ -1,0 +1,351 @@
+"""Standard Diplomacy (seven powers, 1901 start) as a Game/State pair.
+
+Mapping simultaneous order sets onto the API: every power with something to order is a current
+player, and its action is ONE order, for the next unordered unit of that power (units in
+province order; in a retreat phase its dislodged units; in winter one slot per build allowed,
+or per unit owed). So `legal_actions` is that unit's own legal orders: sorted, unique, short and
+cheap, and the generic random agent plays. Powers act in parallel, unit by unit; a power whose
+units are all ordered drops out until the phase resolves, which happens when every slot of
+every power is filled. Agents that search whole order sets call the pure adjudicator
+(`games.diplomacy.adjudicator.resolve`) directly and then hand in their orders one by one.
+
+Information: the position is public; the only hidden thing is the orders other powers have
+already given in the current phase (moves are simultaneous). Hence PRIVATE_INFORMATION, with
+`resample_hidden` redrawing those pending orders. No chance. No talk yet (deals: issue 7).
+
+Defaults for a power that does not act (civil disorder): hold; disband a dislodged unit; waive a
+build; remove the unit furthest from home. Returns: 1 to a solo winner (victory_centres, default
+18, counted after each fall), 0 to the others; at the year limit (the game stops after winter
+of max_year, default 1920) a draw, shared by supply-centre share (default) or equally among
+the powers still holding a centre (`draw="survivors"`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from pydantic import Field
+
+from games.api import PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
+from games.diplomacy.adjudicator import civil_disorder_removals, resolve
+from games.diplomacy.board import (
+    CENTRES, POWERS, Board, OrderError, build_orders, disband_orders, movement_orders, parse_order,
+    retreat_orders,
+)
+
+
+class DiplomacyOptions(Options):
+    """Variant options."""
+
+    max_year: int = Field(1920, ge=1901)  # the game stops after winter of this year
+    victory_centres: int = Field(18, ge=1, le=len(CENTRES))
+    datc: Literal["2.4", "3.0"] = "2.4"  # 3.0: an adjacent move uses a convoy only if ordered VIA
+    draw: Literal["centres", "survivors"] = "centres"  # how a draw's returns are shared
+
+
+class DiplomacyState(State):
+    """A position plus the orders given so far in the current phase."""
+
+    def __init__(self, options: DiplomacyOptions, board: Board | None = None):
+        self._o = options
+        self._odump = options.model_dump(mode="json")
+        self._board = board if board is not None else Board.initial()
+        self._pending: list[list[str]] = [[] for _ in POWERS]
+        self._winner: int | None = None
+        self._over = False
+        self._last: dict[str, Any] | None = None
+        self._slots: list[list[str]] | None = None
+        self._legal: dict[int, list[str]] = {}
+
+    # -- slots -----------------------------------------------------------------------------
+    def _slots_now(self) -> list[list[str]]:
+        """Per seat, what it orders this phase: provinces (M, R) or "B"/"D" (adjustments)."""
+        if self._slots is None:
+            b = self._board
+            slots: list[list[str]] = [[] for _ in POWERS]
+            if not self._over:
+                if b.phase_kind == "M":
+                    for p in sorted(b.units):
+                        slots[_SEAT[b.units[p][0]]].append(p)
+                elif b.phase_kind == "R":
+                    for p in sorted(b.dislodged):
+                        slots[_SEAT[b.dislodged[p][0]]].append(p)
+                else:
+                    for s, power in enumerate(POWERS):
+                        n = b.adjustment(power)
+                        slots[s] = ["B" if n > 0 else "D"] * abs(n)
+            self._slots = slots
+        return self._slots
+
+    def _taken(self, seat: int) -> frozenset[str]:
+        return frozenset(o.split()[1][:3] for o in self._pending[seat] if o != "WAIVE")
+
+    # -- node kind -------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def is_chance(self) -> bool:
+        return False
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        raise IllegalAction("Diplomacy has no chance nodes")
+
+    def apply_chance(self, outcome: Any) -> None:
+        raise IllegalAction("Diplomacy has no chance nodes")
+
+    def current_players(self) -> list[int]:
+        slots = self._slots_now()
+        return [s for s in range(len(POWERS)) if len(self._pending[s]) < len(slots[s])]
+
+    # -- decisions -------------------------------------------------------------------------
+    def legal_actions(self, player: int) -> list[str]:
+        return list(self._legal_for(player))
+
+    def _legal_for(self, seat: int) -> list[str]:
+        got = self._legal.get(seat)
+        if got is None:
+            got = self._legal[seat] = self._compute_legal(seat)
+        return got
+
+    def _compute_legal(self, seat: int) -> list[str]:
+        if not isinstance(seat, int) or not 0 <= seat < len(POWERS):
+            return []
+        slots = self._slots_now()[seat]
+        k = len(self._pending[seat])
+        if k >= len(slots):
+            return []
+        b, slot = self._board, slots[k]
+        if b.phase_kind == "M":
+            return movement_orders(b, slot)
+        if b.phase_kind == "R":
+            return retreat_orders(b, slot)
+        if slot == "B":
+            return build_orders(b, POWERS[seat], self._taken(seat))
+        return disband_orders(b, POWERS[seat], self._taken(seat))
+
+    def default_action(self, player: int) -> str:
+        slots = self._slots_now()[player]
+        k = len(self._pending[player])
+        if k >= len(slots):
+            return "WAIVE"
+        b, slot = self._board, slots[k]
+        if b.phase_kind == "M":
+            u = b.units[slot]
+            return f"{u[1]} {u[2]} H"
+        if b.phase_kind == "R":
+            d = b.dislodged[slot]
+            return f"{d[1]} {d[2]} D"
+        if slot == "B":
+            return "WAIVE"
+        p = civil_disorder_removals(b, POWERS[player], 1, set(self._taken(player)))[0]
+        u = b.units[p]
+        return f"{u[1]} {u[2]} D"
+
+    def next_unit(self, player: int) -> str | None:
+        """What `player` orders next: a unit (`A PAR`), "build", "remove", or None."""
+        slots = self._slots_now()[player]
+        k = len(self._pending[player])
+        if k >= len(slots):
+            return None
+        b, slot = self._board, slots[k]
+        if b.phase_kind == "M":
+            return f"{b.units[slot][1]} {b.units[slot][2]}"
+        if b.phase_kind == "R":
+            return f"{b.dislodged[slot][1]} {b.dislodged[slot][2]}"
+        return "build" if slot == "B" else "remove"
+
+    def why_illegal(self, player: int, action: str) -> str:
+        """A reason `action` is not legal for `player` here ("" if it is legal)."""
+        if player not in self.current_players():
+            return f"player {player} has nothing to order now"
+        if action in self._legal_for(player):
+            return ""
+        power = POWERS[player]
+        try:
+            order = parse_order(self._board, power, str(action))
+        except OrderError as exc:
+            return str(exc)
+        nxt = self.next_unit(player)
+        if nxt not in ("build", "remove") and nxt is not None and order.loc and f"{order.utype} {order.loc}" != nxt:
+            return f"orders are given unit by unit: {power} orders {nxt} now"
+        if self._board.phase_kind == "A" and order.loc[:3] in self._taken(player):
+            return f"{order.loc[:3]} is already ordered this winter"
+        return f"{order.text()!r} is not among the legal orders of {nxt}"
+
+    def apply_actions(self, actions: dict[int, str]) -> None:
+        if self._over:
+            raise IllegalAction("the game is over")
+        cur = self.current_players()
+        if not isinstance(actions, dict):
+            raise IllegalAction(f"actions must be a dict player -> action, got {actions!r}")
+        for p in cur:
+            if p not in actions:
+                raise IllegalAction(f"player {p} did not act (expected one action from each of {cur})")
+        if len(actions) != len(cur):
+            extra = sorted((p for p in actions if p not in cur), key=repr)
+            raise IllegalAction(f"player {extra[0]!r} is not to act (current players {cur})")
+        for p in cur:
+            if actions[p] not in self._legal_for(p):
+                why = self.why_illegal(p, actions[p])
+                raise IllegalAction(f"{POWERS[p]}: illegal order {actions[p]!r} in {self._board.phase}: {why}")
+        for p in cur:
+            self._pending[p].append(actions[p])
+        self._legal = {}
+        if not self.current_players():
+            self._resolve_phase()
+
+    def _resolve_phase(self) -> None:
+        b = self._board
+        typed = {POWERS[s]: [parse_order(b, POWERS[s], o) for o in os]
+                 for s, os in enumerate(self._pending) if os}
+        res = resolve(b, typed, self._o.datc)
+        self._last = {
+            "phase": res.phase,
+            "orders": {p: [o.text() for o in os] for p, os in sorted(res.orders.items())},
+            "results": {u: list(r) for u, r in sorted(res.results.items())},
+        }
+        self._board = res.after
+        self._pending = [[] for _ in POWERS]
+        self._slots, self._legal = None, {}
+        if res.winters:
+            counts = [len(self._board.centres_of(p)) for p in POWERS]
+            best = max(counts)
+            if best >= self._o.victory_centres and counts.count(best) == 1:
+                self._winner, self._over = counts.index(best), True
+        if self._board.year > self._o.max_year:
+            self._over = True
+        if not self._over and not any(self._slots_now()):
+            self._over = True  # nobody has anything left to order (cannot happen on this map)
+        self._slots = None
+
+    # -- information -----------------------------------------------------------------------
+    def _public(self) -> dict[str, Any]:
+        pub = self.__dict__.get("_pub")
+        if pub is None or pub[0] is not self._board:
+            b = self._board
+            units = {p: b.units_of(p) for p in POWERS}
+            centres = {p: b.centres_of(p) for p in POWERS}
+            dislodged: dict[str, dict[str, list[str]]] = {p: {} for p in POWERS}
+            for _, (pw, t, loc, opts) in sorted(b.dislodged.items()):
+                dislodged[pw][f"{t} {loc}"] = list(opts)
+            adjust = {p: b.adjustment(p) for p in POWERS} if b.phase_kind == "A" else {}
+            data = {"phase": b.phase, "year": b.year, "units": units, "centres": centres,
+                    "dislodged": dislodged, "adjustments": adjust}
+            pub = self.__dict__["_pub"] = (b, data)
+        return pub[1]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        obs = dict(self._public())
+        obs.update({
+            "me": player,
+            "power": POWERS[player],
+            "powers": list(POWERS),
+            "my_orders": list(self._pending[player]),
+            "next": None if self._over else self.next_unit(player),
+            "last": self._last,
+            "over": self._over,
+            "winner": None if self._winner is None else POWERS[self._winner],
+        })
+        return obs
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "DiplomacyState":
+        """Other powers' orders of this phase, redrawn uniformly, slot by slot."""
+        new = self.clone()
+        for s in range(len(POWERS)):
+            if s == player or not self._pending[s]:
+                continue
+            n = len(self._pending[s])
+            new._pending[s] = []
+            for _ in range(n):
+                new._legal = {}
+                new._pending[s].append(rng.choice(new._legal_for(s)))
+        new._legal = {}
+        return new
+
+    def outcome(self) -> Outcome:
+        if not self._over:
+            raise ValueError("the game is not over")
+        b = self._board
+        counts = [len(b.centres_of(p)) for p in POWERS]
+        if self._winner is not None:
+            w = self._winner
+            return Outcome(returns=tuple(1.0 if s == w else 0.0 for s in range(len(POWERS))),
+                           winners=(w,), summary=f"{POWERS[w]} wins with {counts[w]} centres",
+                           extra={"centres": dict(zip(POWERS, counts)), "phase": b.phase})
+        if self._o.draw == "survivors":
+            alive = [s for s in range(len(POWERS)) if counts[s] > 0]
+            returns = tuple(1.0 / len(alive) if s in alive else 0.0 for s in range(len(POWERS)))
+        else:
+            total = sum(counts) or 1
+            returns = tuple(c / total for c in counts)
+        lead = ", ".join(f"{p[:3]} {c}" for p, c in sorted(zip(POWERS, counts), key=lambda x: -x[1]) if c)
+        return Outcome(returns=returns, winners=(), summary=f"draw after {b.year - 1} ({lead})",
+                       extra={"centres": dict(zip(POWERS, counts)), "phase": b.phase})
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "options": dict(self._odump),
+            "board": self._board.to_json(),
+            "pending": [list(os) for os in self._pending],
+            "winner": self._winner,
+            "over": self._over,
+            "last": self._last,
+        }
+
+    def clone(self) -> "DiplomacyState":
+        new = DiplomacyState.__new__(DiplomacyState)
+        new.__dict__.update(self.__dict__)
+        new._board = self._board.clone()
+        new._pending = [list(os) for os in self._pending]
+        new._legal = dict(self._legal)
+        return new  # `_last` and `_pub` are replaced, never mutated
+
+    @property
+    def board(self) -> Board:
+        """The position (read-only by contract; `clone()` first to change it)."""
+        return self._board
+
+    def render(self) -> str:
+        b = self._board
+        head = f"Diplomacy {b.long_phase()}" + (" (over)" if self._over else "")
+        lines = [head]
+        for s, p in enumerate(POWERS):
+            lines.append(f"  {p:<8} {len(b.centres_of(p)):2d} SC  " + ", ".join(b.units_of(p)))
+            for _, (pw, t, loc, opts) in sorted(b.dislodged.items()):
+                if pw == p:
+                    lines.append(f"           dislodged {t} {loc}: retreats {', '.join(opts) or 'none'}")
+        return "\n".join(lines)
+
+
+_SEAT = {p: i for i, p in enumerate(POWERS)}
+
+
+class Diplomacy(Game):
+    """Standard Diplomacy on the 1901 map, DATC-correct adjudication."""
+
+    name = "diplomacy"
+    options_model = DiplomacyOptions
+    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION})
+    min_return = 0.0
+    max_return = 1.0
+    max_steps = 20_000
+
+    def num_players(self, options: DiplomacyOptions) -> int:
+        return len(POWERS)
+
+    def new_initial_state(self, options: DiplomacyOptions | dict | None = None) -> DiplomacyState:
+        if not isinstance(options, DiplomacyOptions):
+            options = self.options(options)
+        return DiplomacyState(options)
+
+    def state_from_json(self, data: dict[str, Any]) -> DiplomacyState:
+        state = DiplomacyState(self.options(data["options"]), Board.from_json(data["board"]))
+        state._pending = [list(os) for os in data["pending"]]
+        if len(state._pending) != len(POWERS):
+            raise ValueError("pending orders must list the seven powers")
+        state._winner = data["winner"]
+        state._over = bool(data["over"])
+        state._last = data["last"]
+        return state
