@@ -64,14 +64,20 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     game = get_game(header["game"])
     seed = header["seed"]
     actors: dict[str, Actor] = {}
-    if referee:
-        actors[REFEREE] = Referee(game, game.options(header["options"]), seed)
     specs = [AgentSpec.model_validate(a) for a in header["agents"]]
-    for seat in seats if seats is not None else range(len(specs)):
+    talkers = set()
+    for seat in range(len(specs)) if referee or seats is None else seats:
         for actor in build_player(specs[seat], header["game"], seat, seed):
             if actor.address in actors:
                 raise ValueError(f"two actors at address {actor.address}")
             actors[actor.address] = actor
+            if actor.address == f"p{seat}/fo":
+                talkers.add(seat)  # a player speaks through its Foreign Office
+    if seats is not None:
+        wanted = {f"p{s}" for s in seats}
+        actors = {a: x for a, x in actors.items() if a.split("/", 1)[0] in wanted}
+    if referee:
+        actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers))
     return dict(sorted(actors.items()))
 
 

@@ -44,10 +44,13 @@ def seat_of(address: str) -> int | None:
 class Referee(Actor):
     """Drives a game: chance, talk rounds, decisions, errors, game end."""
 
-    def __init__(self, game: Game, options: Options, seed: int):
+    def __init__(self, game: Game, options: Options, seed: int, talkers: frozenset[int] | None = None):
         super().__init__(REFEREE, seed)
         self.game = game
         self.options = options
+        # seats that can speak (a player speaks through its Foreign Office); None: every seat.
+        # The others are never asked to talk, but hear what is said on their channels.
+        self.talkers = talkers
         self.state: State | None = None
         self.step = 0  # chance outcomes and joint actions applied
         self.turn = 0  # decisions applied
@@ -121,7 +124,7 @@ class Referee(Actor):
             if not self.talk_done:
                 self.talk_done = True
                 spec = state.talk()
-                if spec is not None and spec.max_rounds > 0 and spec.channels:
+                if spec is not None and spec.max_rounds > 0 and self._speakers(spec):
                     self.talk_spec, self.talk_round = spec, 0
                     return out + self._open_round()
             self.waiting = {p: state.legal_actions(p) for p in state.current_players()}
@@ -192,6 +195,11 @@ class Referee(Actor):
 
     # -- talk rounds ------------------------------------------------------------------------
 
+    def _speakers(self, spec: Any) -> bool:
+        if self.talkers is None:
+            return bool(spec.channels)
+        return any(seat in self.talkers for members in spec.channels.values() for seat in members)
+
     def _open_round(self) -> list[Message]:
         spec = self.talk_spec
         out: list[Message] = []
@@ -200,6 +208,8 @@ class Referee(Actor):
         for channel in sorted(spec.channels):
             members = spec.channels[channel]
             for seat in members:
+                if self.talkers is not None and seat not in self.talkers:
+                    continue
                 self.talk_waiting.add(seat)
                 out.append(
                     TalkTurn(

@@ -53,7 +53,8 @@ def test_verify_names_offset_of_flipped_byte(tmp_path, capsys):
         (["play", "werewolves", "--seed", "1", "--agents", "random", "--option", "colour=red", "--log", "{tmp}/x.log"], "colour"),
         (["replay", "verify", "{tmp}/missing.log"], "no such log file"),
         (["replay", "verify", "{tmp}/notalog.log"], "not a detente log"),
-        (["replay", "show", "{tmp}"], "is a directory"),
+        (["replay", "show", "{tmp}"], "name a game with --game"),
+        (["replay", "show", "{tmp}", "--game", "g1"], "no tournament results here"),
         (["frobnicate"], "invalid choice"),
     ],
 )

@@ -382,27 +382,25 @@ class WerewolvesState(State):
                 known[e["target"] if e["type"] == "inspect" else e["player"]] = e["role"]
         return known
 
-    def _event_views(self) -> list[dict[str, Any]]:
-        """Each event as players see it (no "to"), built once per event object and shared:
-        observations are read-only by contract, so all of them can hold the same views."""
-        cache = self.__dict__.setdefault("_views", [])
+    def _visible_views(self, p: int) -> list[dict[str, Any]]:
+        """The events `p` may see, as players see them (no "to"), built incrementally.
+
+        Events are only ever appended to `_events`; a clone or a resample gets a new list, which
+        starts a new cache. Views are shared between observations (read-only by contract)."""
         events = self._events
-        keep = 0
-        while keep < len(cache) and keep < len(events) and cache[keep][0] is events[keep]:
-            keep += 1
-        del cache[keep:]
-        cache.extend((e, _copy_event(e, drop="to")) for e in events[keep:])
-        return [view for _, view in cache]
+        cache = self.__dict__.get("_seen")
+        if cache is None or cache[0] is not events:
+            cache = self._seen = (events, {})
+        done, views = cache[1].get(p, (0, []))
+        if done < len(events):
+            views = views + [_copy_event(e, drop="to") for e in events[done:] if self._visible(e, p)]
+            cache[1][p] = (len(events), views)
+        return views
 
     def observation(self, player: int) -> dict[str, Any]:
         p = player
         known = self._known(p) if self._roles is not None else {}
-        events = []
-        if self._roles is not None:
-            views = self._event_views()
-            for e, view in zip(self._events, views):
-                if self._visible(e, p):
-                    events.append(view)
+        events = list(self._visible_views(p)) if self._roles is not None else []
         return {
             "me": p,
             "role": self._roles[p] if self._roles is not None else None,
@@ -484,7 +482,7 @@ class WerewolvesState(State):
         new.__dict__.update(self.__dict__)
         new._alive = list(self._alive)
         new._events = list(self._events)
-        new._views = list(self.__dict__.get("_views", ()))
+        new.__dict__.pop("_seen", None)  # observation cache: rebuilt for the clone's own event list
         new._cur, new._legal = None, {}
         return new  # roles, tied, protects and candidates are replaced, never mutated
 
