@@ -91,4 +91,6 @@ class AlphaStrategyOffice(StrategyOffice):
             beliefs = [[c for c in range(25) if left[c] > 0 and (card.know >> (c // 5) & 1)
                         and (card.know >> (5 + c % 5) & 1)] or [0] for card in cards[view.me]]
         moves = ranked_moves(view, list(request.legal), cards, beliefs, self.rng)
-        return Answer(suggestions=[Suggestion(action=a, utility=u) for u, a in moves[:self.width]])
+        # ranked_moves breaks ties by action name; a tiny step keeps that order for the President
+        return Answer(suggestions=[Suggestion(action=a, utility=u - 1e-6 * k)
+                                   for k, (u, a) in enumerate(moves[:self.width])])

@@ -52,13 +52,14 @@ POLICIES: dict[str, Policy] = {
 
 
 def play_direct(policy: Policy | list[Policy], options: dict[str, Any], seed: int,
-                agent_options: dict[str, Any] | None = None) -> HanabiState:
-    """One game on the rules alone; the deck and each seat's generator come from `seed`."""
+                agent_options: dict[str, Any] | None = None, deck: list[str] | None = None) -> HanabiState:
+    """One game on the rules alone; the deck (unless given) and each seat's generator come from
+    `seed`."""
     game = Hanabi()
     state = game.new_initial_state(options)
     n = state._n
     policies = policy if isinstance(policy, list) else [policy] * n
-    state.apply_chance(state.sample_chance(random.Random(f"deal/{seed}")))
+    state.apply_chance(deck if deck is not None else state.sample_chance(random.Random(f"deal/{seed}")))
     rngs = [random.Random(f"seat/{seed}/{p}") for p in range(n)]
     opts = agent_options or {}
     while not state.is_terminal():
