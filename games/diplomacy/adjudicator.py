@@ -352,30 +352,35 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
         for s in m.supports[p]:
             m.resolve("s" + s)
 
-    results: dict[str, list[str]] = {}
-    moved: dict[str, str] = {}
+    moved = {p: by_prov[p].dest for p in m.movers if m.moves(p)}
     dislodged: dict[str, str] = {}
+    for p in moved:
+        dp = m.movers[p]
+        if dp in units and dp not in moved:
+            dislodged[dp] = p
+    results: dict[str, list[str]] = {}
+    used: dict[str, list[Order]] = {}
+    void, movers, convoyers = m.void, m.movers, m.convoyers
     for p in sorted(units):
         u = units[p]
         o = by_prov[p]
+        used.setdefault(u[0], []).append(o)
         res: list[str] = []
-        if p in m.void:
+        if p in void:
             res.append(VOID)
-        if p in m.movers:
-            if m.moves(p):
-                moved[p] = o.dest
-            elif p in m.convoyers and not m.path(p) and p not in m.fallback:
-                res.append(NO_CONVOY)
-            else:
-                res.append(BOUNCE)
+        if p in movers:
+            if p not in moved:
+                if p in convoyers and p not in m.fallback and not m.path(p):
+                    res.append(NO_CONVOY)
+                else:
+                    res.append(BOUNCE)
         elif p in m.no_convoy:
             res.append(NO_CONVOY)
-        elif o.kind == "S" and p not in m.void and not m.resolve("s" + p):
+        elif o.kind == "S" and p not in void and not m.resolve("s" + p):
             res.append(CUT)
-        if p not in moved and any(m.moves(r) for r in m.into.get(p, ())):
+        if p in dislodged:
             res.append(DISLODGED)
-            dislodged[p] = next(r for r in m.into[p] if m.moves(r))
-            if o.kind == "C" and p not in m.void:
+            if o.kind == "C" and p not in void:
                 res.append(DISRUPTED)
         results[f"{u[1]} {u[2]}"] = res
 
@@ -387,7 +392,7 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
     # Where a dislodged unit may not go: occupied now, or a standoff (a move made there failed,
     # other than the loser of a head-to-head battle), or its dislodger's origin unless convoyed.
     standoff = set()
-    for p, dp in m.movers.items():
+    for p, dp in (m.movers.items() if dislodged else ()):
         if p in moved or not m.live(p) or p in m.szykman:
             continue
         if p in dislodged and dislodged[p] == dp and m.head_to_head(p) is not None:
@@ -409,17 +414,10 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
         else:  # nowhere to go: disbanded at once, no retreat phase for it
             results[f"{utype} {loc}"].append(DISBAND)
     after.units = new_units
-    res = Resolution(board.phase, _used(orders, by_prov, units), results, after,
+    res = Resolution(board.phase, used, results, after,
                      {f"{units[p][1]} {units[p][2]}": by for p, by in dislodged.items()})
     _advance(after, res)
     return res
-
-
-def _used(orders: dict[str, list[Order]], by_prov: dict[str, Order], units) -> dict[str, list[Order]]:
-    out: dict[str, list[Order]] = {}
-    for p in sorted(by_prov):
-        out.setdefault(units[p][0], []).append(by_prov[p])
-    return out
 
 
 # -- retreats and adjustments --------------------------------------------------------------

@@ -464,10 +464,18 @@ def movement_orders(board: Board, prov: str) -> list[str]:
         if other is not None:
             out.append(f"{unit} S {other[1]} {other[2]}")
     # support to move: a unit that can reach a province we reach (not our own)
+    sprov = loc[:3]
     for q in reach:
-        for src in _movers_into(board, q, loc):
-            o = units[src]
-            out.append(f"{unit} S {o[1]} {o[2]} - {q}")
+        land = _movers_into(board, q)
+        for src in land:
+            if src != sprov:
+                o = units[src]
+                out.append(f"{unit} S {o[1]} {o[2]} - {q}")
+        if q in COASTAL and routes:
+            for start, chains in _sea_into(board).get(q, ()):
+                if start != sprov and start not in land and any(sprov not in c for c in chains):
+                    o = units[start]
+                    out.append(f"{unit} S {o[1]} {o[2]} - {q}")
     if utype == "F" and loc in WATER:
         for start, dests in routes.items():
             for dest, chains in dests.items():
@@ -477,37 +485,39 @@ def movement_orders(board: Board, prov: str) -> list[str]:
     return got
 
 
-def _movers_into(board: Board, q: str, supporter_loc: str) -> list[str]:
-    """Provinces of units (other than the supporter) that could move into province `q`."""
-    units = board.units
-    srcs = []
-    sprov = supporter_loc[:3]
-    for p in ARMY_ADJ.get(q, frozenset()) | FLEET_REACH.get(q, frozenset()) | _coast_reach(q):
-        o = units.get(p)
-        if o is None or p == sprov:
-            continue
-        if can_reach(o[1], o[2], q):
-            srcs.append(p)
-    if q in COASTAL:
-        for start, dests in board.convoy_routes().items():
-            if start == sprov or start in srcs or start == q:
-                continue
-            chains = dests.get(q)
-            if chains and any(sprov not in c for c in chains):
-                srcs.append(start)
+def _movers_into(board: Board, q: str) -> list[str]:
+    """Provinces of units that could move into province `q` without a convoy (cached)."""
+    land = board._cache.setdefault("into", {})
+    srcs = land.get(q)
+    if srcs is None:
+        units = board.units
+        srcs = land[q] = []
+        for p, utype, loc in REACH_INTO[q]:
+            o = units.get(p)
+            if o is not None and o[1] == utype and o[2] == loc:
+                srcs.append(p)
     return srcs
 
 
-_COAST_REACH: dict[str, frozenset[str]] = {}
+def _sea_into(board: Board) -> dict[str, list[tuple[str, list[frozenset[str]]]]]:
+    """Destination -> (army province, chains) of every convoy route on the board (cached)."""
+    sea = board._cache.get("sea_into")
+    if sea is None:
+        sea = board._cache["sea_into"] = {}
+        for start, dests in board.convoy_routes().items():
+            for dest, chains in dests.items():
+                sea.setdefault(dest, []).append((start, chains))
+    return sea
 
 
-def _coast_reach(q: str) -> frozenset[str]:
-    """Provinces with a fleet location next to any coast of `q`."""
-    got = _COAST_REACH.get(q)
-    if got is None:
-        locs = COASTS.get(q, ())
-        got = _COAST_REACH[q] = frozenset(x[:3] for c in locs for x in FLEET_ADJ[c])
-    return got
+# province -> (source province, unit type, source location) of every unit that could move there
+REACH_INTO: dict[str, list[tuple[str, str, str]]] = {p: [] for p in PROVINCES}
+for _src, _dests in ARMY_ADJ.items():
+    for _d in _dests:
+        REACH_INTO[_d].append((_src, "A", _src))
+for _loc, _dests in FLEET_REACH.items():
+    for _d in _dests:
+        REACH_INTO[_d].append((_loc[:3], "F", _loc))
 
 
 def retreat_orders(board: Board, prov: str) -> list[str]:
