@@ -54,8 +54,9 @@ class AlphaWolfOptions(BaseModel):
     offices: str = "so+fo+io"
     village: str | None = None  # office set on the village side (villager, seer, doctor)
     wolves: str | None = None  # office set as a werewolf
-    # "thesis": algorithms 4, 5 and 6 as written (with the documented choices of params.py).
-    variant: Literal["thesis"] = "thesis"
+    # "thesis": algorithms 4, 5 and 6 as written (with the documented choices of params.py);
+    # "improved": the seer claims and accuses, every IO reads claims (claims.py).
+    variant: Literal["thesis", "improved"] = "improved"
     # The thesis' PR "will take the action it agreed to on the deal": honesty 1 by default.
     traits: Traits = Traits(honesty=1.0)
     params: WolfParams = Field(default_factory=WolfParams)
@@ -87,7 +88,7 @@ def build_alphawolf(game: str, seat: int, seed: int, raw: dict[str, Any]) -> lis
             configs[side] = {role: f"{pr}/{role}" for role in roles}
             wanted.update(roles)
     kinds = {"fo": WolfForeignOffice, "io": WolfIntelligenceOffice, "so": WolfStrategyOffice}
-    actors: list[Actor] = [WerewolvesPresident(pr, seed, seat, configs, opts.traits, views)]
+    actors: list[Actor] = [WerewolvesPresident(pr, seed, seat, configs, opts.traits, views, opts.params.choice_sharpness)]
     for name in sorted(wanted):
         if name == "rso":
             actors.append(RandomStrategyOffice(f"{pr}/rso", seed))

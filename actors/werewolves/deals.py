@@ -6,9 +6,12 @@ and the transcript (what happened?), so all three read the same talk the same wa
 Rules of the record (our reading of thesis algorithm 5, which runs in rounds):
 - a proposal is `(proposer, proposal_id)`; a repeated id from the same proposer is ignored;
 - an acceptance counts only for a proposal made in an earlier round, by someone else;
-- a retraction beats every acceptance of the same or a later round (it was sent before the
-  proposer could see them), so an acceptor and a retractor in the same round are both free;
-- a joint vote binds its proposer once it has a counted acceptance, and binds each acceptor.
+- an acceptance counts unless the proposal was retracted in an earlier round: one sent in the
+  same round as the retraction met an open proposal (talk within a round is simultaneous);
+- a joint vote binds its proposer once it has a counted acceptance, and binds each acceptor;
+- a player bound by several joint votes (it accepted one while its own was being accepted)
+  keeps the one with the largest coalition; ties: the earlier round, then its own acceptance,
+  then the lower proposer seat. Every player computes the same from the same public talk.
 Heal and investigation requests are accepted silently (thesis: confirming them would reveal the
 role), so they never appear here as bound.
 """
@@ -76,7 +79,7 @@ def read_deals(lines: list[Line]) -> dict[str, Deal]:
         why = None
         if rnd <= deal.round:
             why = "accepted before it was heard"
-        elif deal.retracted is not None and deal.retracted <= rnd:
+        elif deal.retracted is not None and deal.retracted < rnd:
             why = f"retracted in round {deal.retracted}"
         elif any(a == speaker for a, _ in deal.accepts):
             why = "accepted twice"
@@ -87,14 +90,25 @@ def read_deals(lines: list[Line]) -> dict[str, Deal]:
     return deals
 
 
+def binding(deals: dict[str, Deal], player: int) -> Deal | None:
+    """The joint vote `player` is bound to keep (see the module rules), or None."""
+    best: tuple | None = None
+    chosen = None
+    for deal in deals.values():
+        members = deal.binds()
+        if player not in members:
+            continue
+        joined = deal.round if player == deal.proposer else dict(deal.accepts)[player]
+        rank = (-len(members), joined, player == deal.proposer, deal.proposer, deal.proposal_id)
+        if best is None or rank < best:
+            best, chosen = rank, deal
+    return chosen
+
+
 def bound_target(deals: dict[str, Deal], player: int) -> int | None:
-    """The target `player` is bound to vote against: its own acceptance first (earliest), else
-    its earliest proposal that someone accepted; None when it is bound to nothing."""
-    accepted = [(r, d.target) for d in deals.values() for a, r in d.accepts if a == player]
-    if accepted:
-        return min(accepted)[1]
-    locked = [(d.round, d.proposal_id, d.target) for d in deals.values() if d.proposer == player and d.binds()]
-    return min(locked)[2] if locked else None
+    """The target `player` is bound to vote against, or None when it is bound to nothing."""
+    deal = binding(deals, player)
+    return None if deal is None else deal.target
 
 
 def bid_totals(lines: list[Line]) -> dict[int, float]:

@@ -23,7 +23,7 @@ from actors.werewolves.knowledge import (
 )
 from actors.werewolves.params import DOCTOR, SEER, WEREWOLF, WolfParams
 from bus.messages import KBUpdate, OfficeRequest
-from games.werewolves.talk import WwAccept, WwBid, WwPropose, WwRetract
+from games.werewolves.talk import WwAccept, WwAccuse, WwBid, WwClaim, WwPropose, WwRetract
 
 # A proposal id is unique per proposer and game: turn * SLOTS + slot.
 SLOTS = 4
@@ -73,7 +73,19 @@ class WolfForeignOffice(ForeignOffice):
         for deal, target in self.requests(view, t):
             slot = INVESTIGATE if deal == "investigate" else HEAL
             says.append(WwPropose(proposal_id=turn * SLOTS + slot, deal=deal, target=target))
+        if self.variant == "improved":
+            says = self.reveal(view) + says
         return Answer(says=says, updates=updates)
+
+    def reveal(self, view: dict[str, Any]) -> list[Any]:
+        """Improved variant: a seer that knows a living wolf claims the role and accuses it."""
+        obs, me = view["observation"], view["seat"]
+        if obs["role"] != SEER:
+            return []
+        wolves = [q for q, r in sorted(known_roles(obs).items()) if r == WEREWOLF and q in obs["alive"]]
+        if not wolves:
+            return []
+        return [WwClaim(role=SEER)] + [WwAccuse(target=q) for q in wolves]
 
     def highest_threat(self, view: dict[str, Any], t: dict[int, float]) -> int | None:
         """The SO's best suggestion this phase; without one, the highest threat among the legal."""

@@ -22,6 +22,7 @@ import math
 from typing import Any
 
 from actors.alpha.offices import Answer, IntelligenceOffice
+from actors.werewolves.claims import apply_claims
 from actors.werewolves.deals import bound_target, read_deals
 from actors.werewolves.knowledge import (
     Beliefs,
@@ -66,18 +67,22 @@ class WolfIntelligenceOffice(IntelligenceOffice):
         gain = self.params.role_gain(obs["role"])
         known = known_roles(obs)
         by_actor: dict[int, list[Action]] = {}
-        for action in past_actions(obs, view.get("inbox", ())):
+        for action in past_actions(obs, view.get("inbox", ()), self.variant == "improved"):
             by_actor.setdefault(action[0], []).append(action)
         out: Beliefs = {}
+        decay, today = self.params.age_decay, obs["day"]
         for seat in sorted(prior, key=int):
             q = int(seat)
             certainty = prior[seat]
-            if q not in known and q != me:
-                for _, target, day in by_actor.get(q, ()):
-                    damage = (t[target] - mean) * self.params.age_decay ** max(0, obs["day"] - day)
-                    certainty = normalise({r: certainty[r] * math.exp(gain[r] * damage) for r in ROLES})
-            out[seat] = {r: round(certainty[r], 6) for r in ROLES}
-        return out
+            if q not in known and q != me and q in by_actor:
+                # Multiplying by each action's factors and renormalising each time (algorithm 6,
+                # lines 11-14) ends where one product of all factors, renormalised once, does.
+                total = sum((t[target] - mean) * decay ** max(0, today - day) for _, target, day in by_actor[q])
+                certainty = normalise({r: certainty[r] * math.exp(gain[r] * total) for r in ROLES})
+            out[seat] = certainty
+        if self.variant == "improved":
+            out = apply_claims(out, obs, view.get("inbox", ()), self.params)
+        return {seat: {r: round(c[r], 6) for r in ROLES} for seat, c in out.items()}
 
     # -- trust ------------------------------------------------------------------------------------
 
@@ -97,18 +102,29 @@ class WolfIntelligenceOffice(IntelligenceOffice):
         return trust, days[-1]
 
 
-def past_actions(obs: dict[str, Any], inbox: Any) -> list[Action]:
-    """Every day vote (events) and public joint-vote proposal (talk heard) as (actor, target, day)."""
+def past_actions(obs: dict[str, Any], inbox: Any, more: bool = False) -> list[Action]:
+    """Every day vote (events) and public joint-vote proposal (talk heard) as (actor, target, day);
+    with `more` (improved variant) also every accusation and acceptance of a joint vote."""
     out: list[Action] = []
     for e in obs["events"]:
         if e["type"] == "day_votes":
             out += [(p, t, e["day"]) for p, t in e["votes"] if t is not None]
+    proposed: dict[tuple[int, int, int], int] = {}  # (turn, proposer, id) -> target
     for line in inbox:
         if line.get("channel") != "public":
             continue
+        day = line.get("day", obs["day"])
         for s in line["says"]:
-            if s.get("kind") == "ww_propose" and s.get("deal") == "joint_vote":
-                out.append((line["speaker"], s["target"], line.get("day", obs["day"])))
+            kind = s.get("kind")
+            if kind == "ww_propose" and s.get("deal") == "joint_vote":
+                out.append((line["speaker"], s["target"], day))
+                proposed[(line["turn"], line["speaker"], s["proposal_id"])] = s["target"]
+            elif more and kind == "ww_accuse":
+                out.append((line["speaker"], s["target"], day))
+            elif more and kind == "ww_accept":
+                target = proposed.get((line["turn"], s["proposer"], s["proposal_id"]))
+                if target is not None:
+                    out.append((line["speaker"], target, day))
     return out
 
 

@@ -66,9 +66,16 @@ def threat(certainty: dict[str, float], base: dict[str, float]) -> float:
 
 
 def threats(beliefs: Beliefs, role: str, params: WolfParams) -> dict[int, float]:
-    """T of every seat, to a player holding `role`."""
+    """T of every seat, to a player holding `role` (eq. 5.2 for each)."""
     base = params.base_threat(role)
-    return {int(seat): threat(beliefs[seat], base) for seat in beliefs}
+    weights = [(r, base.get(r, 0.0)) for r in ROLES]
+    total = sum(b for _, b in weights)
+    if total <= 0.0:
+        return {int(seat): MIN_THREAT for seat in beliefs}
+    out = {}
+    for seat, c in beliefs.items():
+        out[int(seat)] = max(MIN_THREAT, sum(b * c.get(r, 0.0) for r, b in weights) / total)
+    return out
 
 
 def deal_utility(proposer_threat: float, target_threat: float, positive: bool, trust: float) -> float:

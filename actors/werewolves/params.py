@@ -35,10 +35,19 @@ class WolfParams(BaseModel):
         default_factory=lambda: {SEER: 1.0, DOCTOR: 0.7, VILLAGER: 0.4, WEREWOLF: 0.02})
     suggestions: int = Field(3, ge=1)  # thesis: "the top 3 results are selected and suggested"
 
+    # -- President (thesis 5.2.1) ----------------------------------------------------------------
+    # Without a deal it draws among the suggestions "with players with higher utility being more
+    # likely to be picked": probability proportional to utility ** choice_sharpness (1: plain
+    # proportional, our reading; larger values favour the best suggestion more).
+    choice_sharpness: float = Field(1.0, ge=0.0)
+
     # -- Foreign Office (thesis 5.2.3, algorithm 5) ------------------------------------------------
     # Concession factor of evaluation round k (k = 1 at the first round after proposing):
     # concession_start * concession_decay ** (k - 1). The thesis says only that it decreases.
-    concession_start: float = Field(1.0, gt=0.0)
+    # The referee ends talk after a silent round, so the first evaluation must be able to accept:
+    # a villager values its own proposal ~T(me)/T(other) ~ 0.84 times a stranger's with the
+    # same kind of target, hence a start below that.
+    concession_start: float = Field(0.8, gt=0.0)
     concession_decay: float = Field(0.8, gt=0.0, le=1.0)
     # Trust below which the FO asks for an investigation of the least trusted player and a heal
     # of itself (thesis: "if its trust value in a player is too low"); 1 is neutral trust.
@@ -55,6 +64,8 @@ class WolfParams(BaseModel):
         default_factory=lambda: {SEER: 3.0, DOCTOR: 2.0, VILLAGER: 1.0, WEREWOLF: -3.0})
     wolf_gain: _Weights = Field(
         default_factory=lambda: {SEER: -3.0, DOCTOR: -2.0, VILLAGER: -1.0, WEREWOLF: 0.0})
+    # Improved variant only (claims.py): weight of a lone seer claim that nothing contradicts.
+    claim_belief: float = Field(0.9, ge=0.0, le=1.0)
     # Trust: thesis "decreased by a certain amount ... otherwise its trust value increases".
     trust_penalty: float = Field(0.3, ge=0.0)  # per broken agreement or vote against the viewer
     trust_gain: float = Field(0.05, ge=0.0)  # per day without either

@@ -25,13 +25,15 @@ from bus.messages import ActRequest, Heard, Message, OfficeRequest, Suggestion, 
 
 VIEWS: dict[str, tuple[str, ...]] = {
     "io": ("beliefs", "inbox", "io", "observation", "seat", "traits", "trust"),
-    "so": ("beliefs", "deals", "legal", "observation", "seat", "traits", "trust"),
+    "so": ("beliefs", "legal", "observation", "seat", "traits", "trust"),
     "fo": ("beliefs", "deals", "inbox", "observation", "seat", "suggestions", "talk", "traits", "trust"),
 }
 # What each office reads of the observation's events and of the inbox (the rest stays home, so
 # a request is small): the IO replays day votes and public proposals; the SO and the FO reason
 # about the current phase only.
 IO_EVENTS = frozenset({"day_votes"})
+IO_TALK = frozenset({"ww_accept", "ww_accuse", "ww_claim", "ww_propose", "ww_retract"})
+FO_OPENING = ("beliefs", "suggestions", "trust")  # read when proposing or bidding (round 0) only
 SIDES = ("village", "wolves")
 
 
@@ -46,11 +48,13 @@ class WerewolvesPresident(President):
         configs: dict[str, dict[str, str]],
         traits: Traits,
         views: dict[str, dict[str, tuple[str, ...]]] | None = None,
+        sharpness: float = 1.0,
     ):
         super().__init__(address, seed, seat, {}, traits)
         self.configs = {side: dict(sorted(configs[side].items())) for side in SIDES}
         self.side_views = views or {}
         self.side: str | None = None
+        self.sharpness = sharpness
 
     def handle(self, message: Message) -> list[Message]:
         if isinstance(message, (ActRequest, TalkTurn)):
@@ -126,7 +130,9 @@ class WerewolvesPresident(President):
         """The KB sections `role` reads, trimmed to the events and talk it uses (see IO_EVENTS)."""
         names = self.views[role]
         if role == "so" and task == "deal_utility":
-            names = names + ("inbox",)
+            names = names + ("deals", "inbox")
+        if role == "fo" and ((self.kb.get("talk", "round") or 0) > 0 or self.kb.get("talk", "closing")):
+            names = tuple(n for n in names if n not in FO_OPENING)
         view = self.kb.view(names)
         obs = view.get("observation")
         if obs is not None and "events" in obs:
@@ -136,13 +142,33 @@ class WerewolvesPresident(President):
                 view["observation"] = {k: v for k, v in obs.items() if k != "events"}
         if "inbox" in view:
             if role == "io":
-                view["inbox"] = [x for x in view["inbox"] if x["channel"] == "public"]
+                view["inbox"] = _io_talk(view["inbox"])
             else:
                 view["inbox"] = [x for x in view["inbox"] if x["turn"] == turn]
         return view
 
     def _choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
         committed = self.kb.get("commitments", str(request.turn))
-        if self.side == "wolves" and request.observation.get("phase") == "night" and committed in request.legal:
-            return committed  # the pack's sealed-bid victim
-        return super()._choose(request, suggestions)
+        legal = request.legal
+        if committed in legal:
+            if self.side == "wolves" and request.observation.get("phase") == "night":
+                return committed  # the pack's sealed-bid victim
+            if self.rng.random() < self.traits.honesty:
+                return committed
+        usable = [s for s in suggestions if s.action in legal and s.utility > 0.0]
+        if usable:  # thesis 5.2.1: "players with higher utility being more likely to be picked"
+            weights = [s.utility ** self.sharpness for s in usable]
+            return self.rng.choices([s.action for s in usable], weights=weights)[0]
+        return legal[self.rng.randrange(len(legal))] if legal else "abstain"
+
+
+def _io_talk(inbox: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public lines the IO reads (joint votes, their answers, claims, accusations)."""
+    out = []
+    for line in inbox:
+        if line["channel"] != "public":
+            continue
+        says = [s for s in line["says"] if s["kind"] in IO_TALK and s.get("deal", "joint_vote") == "joint_vote"]
+        if says:
+            out.append(line if len(says) == len(line["says"]) else {**line, "says": says})
+    return out
