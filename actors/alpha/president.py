@@ -16,6 +16,7 @@ from typing import Any
 from actors.actor import Actor
 from actors.alpha.kb import KnowledgeBase
 from actors.alpha.traits import Traits
+from bus.codec import dump
 from bus.messages import (
     LOG,
     REFEREE,
@@ -124,7 +125,7 @@ class President(Actor):
             out.append(KBChange(sender=self.address, to=LOG, turn=reply.turn, source=reply.sender, updates=reply.updates))
         if reply.suggestions:
             job.suggestions = list(reply.suggestions)
-            self.kb.set(("suggestions",), [s.model_dump(mode="json") for s in reply.suggestions])
+            self.kb.set(("suggestions",), [dump(s) for s in reply.suggestions])
         if reply.says:
             job.says = reply.says
         return out + self._next()
@@ -151,9 +152,11 @@ class President(Actor):
 def _weighted_pick(rng: Any, suggestions: list[Suggestion], risk: float) -> str:
     """Probability grows with utility; risk 0 -> best only, risk 1 -> proportional weights."""
     top = max(s.utility for s in suggestions)
+    floor = min(s.utility for s in suggestions)
+    if top == floor:  # all equal: uniform
+        return suggestions[rng.randrange(len(suggestions))].action
     if risk <= 0.0:
         best = [s for s in suggestions if s.utility == top]
         return best[rng.randrange(len(best))].action
-    floor = min(s.utility for s in suggestions)
     weights = [(s.utility - floor) + risk * (top - floor + 1.0) for s in suggestions]
     return rng.choices([s.action for s in suggestions], weights=weights)[0]

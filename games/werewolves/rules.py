@@ -377,8 +377,8 @@ class WerewolvesState(State):
         known = {p: roles[p]}
         if roles[p] == WEREWOLF:
             known.update((q, WEREWOLF) for q in range(self._n) if roles[q] == WEREWOLF)
-        for e in self._events:
-            if "role" in e and self._visible(e, p):
+        for e in self._visible_views(p):
+            if "role" in e:
                 known[e["target"] if e["type"] == "inspect" else e["player"]] = e["role"]
         return known
 
@@ -386,16 +386,20 @@ class WerewolvesState(State):
         """The events `p` may see, as players see them (no "to"), built incrementally.
 
         Events are only ever appended to `_events`; a clone or a resample gets a new list, which
-        starts a new cache. Views are shared between observations (read-only by contract)."""
+        starts a new cache. Each event's view is made once and shared by every observation
+        (observations are read-only by contract)."""
         events = self._events
         cache = self.__dict__.get("_seen")
         if cache is None or cache[0] is not events:
-            cache = self._seen = (events, {})
-        done, views = cache[1].get(p, (0, []))
+            cache = self._seen = (events, [], {})
+        _, views, mine = cache
+        if len(views) < len(events):
+            views.extend(_copy_event(e, drop="to") for e in events[len(views) :])
+        done, visible = mine.get(p, (0, []))
         if done < len(events):
-            views = views + [_copy_event(e, drop="to") for e in events[done:] if self._visible(e, p)]
-            cache[1][p] = (len(events), views)
-        return views
+            visible = visible + [views[i] for i in range(done, len(events)) if self._visible(events[i], p)]
+            mine[p] = (len(events), visible)
+        return visible
 
     def observation(self, player: int) -> dict[str, Any]:
         p = player
