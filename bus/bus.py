@@ -9,6 +9,7 @@ log so far and does not depend on where or how fast actors run.
 
 from __future__ import annotations
 
+import logging
 from typing import Protocol
 
 import structlog
@@ -39,14 +40,16 @@ class Placement(Protocol):
 class Bus:
     """Runs one game: stamps, logs, delivers, until the referee's game_end."""
 
-    def __init__(self, game_id: str, placement: Placement, sink: Sink, trace: bool = False):
+    def __init__(self, game_id: str, placement: Placement, sink: Sink, trace: bool | None = None):
         self.game_id = game_id
         self.placement = placement
         self.sink = sink
         self.seq = -1
         self.end: GameEnd | None = None
         self.errors = 0  # error events the referee logged (failed or misbehaving actors)
-        self._trace = trace  # per-message structlog events: off on the hot path by default
+        # one structlog debug event per message (game_id, seq, actor) when DEBUG is enabled;
+        # decided once per game so the hot path pays nothing otherwise
+        self._trace = _log.is_enabled_for(logging.DEBUG) if trace is None else trace
 
     def _post(self, message: Message, cause: int, wave: list[tuple[int, Message]]) -> None:
         to = message.to
@@ -68,6 +71,7 @@ class Bus:
 
     def run(self, first: Message) -> GameEnd:
         """Post `first` (normally the runner's Start) and deliver until the game ends."""
+        structlog.contextvars.bind_contextvars(game_id=self.game_id)
         wave: list[tuple[int, Message]] = []
         self._post(first, -1, wave)
         quiet_at = -2

@@ -77,3 +77,25 @@ def test_console_script_bad_input_has_no_traceback(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "no such log file" in proc.stderr
+
+
+def test_debug_logging_binds_game_seq_actor(tmp_path):
+    """Operational logs (structlog, stderr) carry game_id, seq and actor per message at DEBUG."""
+    import os
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ops.cli", "play", "werewolves", "--seed", "2", "--agents", "random", "--log", str(tmp_path / "g.log")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DETENTE_LOG_LEVEL": "DEBUG"},
+    )
+    assert proc.returncode == 0
+    lines = [l for l in proc.stderr.splitlines() if "message" in l]
+    assert len(lines) > 100
+    assert all("game_id=werewolves-2" in l and "seq=" in l and "actor=" in l for l in lines)
+    quiet = subprocess.run(
+        [sys.executable, "-m", "ops.cli", "play", "werewolves", "--seed", "2", "--agents", "random", "--log", str(tmp_path / "h.log")],
+        capture_output=True,
+        text=True,
+    )
+    assert quiet.stderr == "" and (tmp_path / "g.log").read_bytes() == (tmp_path / "h.log").read_bytes()
