@@ -20,7 +20,7 @@ def test_play_verify_show(tmp_path, capsys):
     log = tmp_path / "out.log"
     code, out, _ = _run(capsys, "play", "werewolves", "--seed", "7", "--agents", "random", "--log", str(log))
     assert code == 0
-    assert "wins" in out or "draw" in out
+    assert "winners:" in out and ("win" in out or "draw" in out)
     code, out, _ = _run(capsys, "replay", "verify", str(log))
     assert code == 0 and out.startswith("ok:")
     code, out, _ = _run(capsys, "replay", "show", str(log), "--at", "20")
