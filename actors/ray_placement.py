@@ -16,7 +16,6 @@ import ray
 
 from actors.match import build_actors
 from actors.placement import InlinePlacement, group_key
-from actors.registry import AgentSpec
 from bus.bus import deliver_one
 from bus.codec import dump, load, pack, unpack
 from bus.messages import REFEREE, Message
@@ -125,4 +124,3 @@ class RayPlacement:
         self.hosts = {}
 
 
-__all__ = ["AgentSpec", "Host", "RayPlacement", "ensure_ray"]

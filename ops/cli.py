@@ -167,7 +167,7 @@ def _cmd_tournament_run(args: argparse.Namespace) -> int:
     try:
         summary = run_tournament(spec, out, runners=args.runners, address=args.address, on_progress=Progress())
     except KeyboardInterrupt:
-        print(f"interrupted: games recorded so far are kept; rerun the same command to finish", file=sys.stderr)
+        print("interrupted: games recorded so far are kept; rerun the same command to finish", file=sys.stderr)
         return 130
     print(
         f"{summary.recorded_before + summary.recorded_now:,}/{summary.total:,} games recorded in {out} "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -12,13 +11,8 @@ pytestmark = pytest.mark.ray
 
 
 @pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield
-    ray.shutdown()
+def _ray(local_ray):
+    return local_ray
 
 
 @pytest.mark.parametrize("seed", [7, 8])

@@ -22,13 +22,8 @@ EXAMPLE = "ops/examples/werewolves.toml"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield
-    ray.shutdown()
+def _ray(local_ray):
+    return local_ray
 
 
 def _rows(out):
