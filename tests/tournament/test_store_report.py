@@ -68,3 +68,27 @@ def test_segments_roll(tmp_path):
     for r in rows[::7]:
         game, bad = read_game_at(tmp_path / "logs" / r["segment"], r["offset"])
         assert bad is None and game.records[-1]["msg"]["kind"] == "game_end"
+
+
+def test_report_formats_through_the_cli(tmp_path, capsys):
+    import json
+
+    from ops.cli import main
+
+    spec = parse_spec(SPEC)
+    player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r003")
+    rows = player.play(list(range(8)))
+    player.close()
+    store = Store(tmp_path)
+    store.add(rows)
+    store.close()
+    assert main(["tournament", "report", str(tmp_path), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 8 and [a["agent"] for a in data["agents"]] == ["pr", "so"]
+    assert main(["tournament", "report", str(tmp_path), "--format", "html"]) == 0
+    page = (tmp_path / "report.html").read_text()
+    assert page.startswith("<!doctype html>") and page.count("<svg") >= 3 and "<script" not in page
+    assert main(["replay", "verify", str(tmp_path), "--game", "g00000003"]) == 0
+    capsys.readouterr()
+    assert main(["replay", "show", str(tmp_path), "--game", "g00000099"]) == 2
+    assert "no recorded game" in capsys.readouterr().err
