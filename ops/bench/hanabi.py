@@ -79,6 +79,9 @@ def stack(agent: str, games: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    from ops.logging import configure
+
+    configure()  # operational logs at WARNING (debug lines per message would be timed too)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--stack-games", type=int, default=20)
