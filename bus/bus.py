@@ -9,7 +9,7 @@ log so far and does not depend on where or how fast actors run.
 
 from __future__ import annotations
 
-import logging
+import os
 from typing import Protocol
 
 import structlog
@@ -18,6 +18,7 @@ from bus.codec import dump, pack_record
 from bus.messages import BUS, LOG, RUNNER, Fault, GameEnd, Message, Quiet, REFEREE
 
 _log = structlog.get_logger("detente.bus")
+_TRACE = os.environ.get("DETENTE_LOG_LEVEL", "").upper() == "DEBUG"
 _RECORD_ONLY = frozenset({LOG, BUS, RUNNER})
 
 
@@ -47,9 +48,9 @@ class Bus:
         self.seq = -1
         self.end: GameEnd | None = None
         self.errors = 0  # error events the referee logged (failed or misbehaving actors)
-        # one structlog debug event per message (game_id, seq, actor) when DEBUG is enabled;
-        # decided once per game so the hot path pays nothing otherwise
-        self._trace = _log.is_enabled_for(logging.DEBUG) if trace is None else trace
+        # one structlog debug event per message (game_id, seq, actor), only when asked for with
+        # DETENTE_LOG_LEVEL=DEBUG: decided once per game, so the hot path pays nothing otherwise
+        self._trace = _TRACE if trace is None else trace
 
     def _post(self, message: Message, cause: int, wave: list[tuple[int, Message]]) -> None:
         to = message.to

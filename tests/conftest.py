@@ -16,3 +16,11 @@ def local_ray():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quiet_logs():
+    """Operational logs as the CLI configures them (warnings to stderr), not structlog's defaults."""
+    from ops.logging import configure
+
+    configure()

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from actors.match import make_header, play
 from actors.registry import AgentSpec
 from bus.log import LogWriter
+from ops.logging import configure as configure_logging
 from ops.tournament.spec import SpecError, TournamentSpec, game_id
 from ops.tournament.store import Store
 
@@ -39,6 +40,7 @@ class BatchPlayer:
     """Plays games of one tournament, appending their logs to this runner's segment files."""
 
     def __init__(self, out: str, spec: dict[str, Any], runner_id: str):
+        configure_logging()  # runners are processes of their own: quiet unless DETENTE_LOG_LEVEL says
         self.spec = TournamentSpec.model_validate(spec)
         self.dir = Path(out) / "logs"
         self.dir.mkdir(parents=True, exist_ok=True)
