@@ -16,7 +16,7 @@ from games.hanabi.rules import DISCARDS, HINT_COLOUR, HINT_RANK, PLAYS
 
 
 def _bits(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 def new_hints(card: int, know: int) -> list[str]:

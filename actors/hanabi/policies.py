@@ -6,7 +6,8 @@ agents in `actors.hanabi.agents` run the same functions inside their offices).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from actors.hanabi import osawa
 from actors.hanabi.estimate import estimate

@@ -16,8 +16,22 @@ MAX_HINTS = 8
 class View:
     """One player's observation as ints; derived facts are computed on first use."""
 
-    __slots__ = ("me", "n", "hands", "know", "fw", "discards", "hints", "lives", "deck",
-                 "history", "rules", "_unseen", "_public", "obs")
+    __slots__ = (
+        "_public",
+        "_unseen",
+        "deck",
+        "discards",
+        "fw",
+        "hands",
+        "hints",
+        "history",
+        "know",
+        "lives",
+        "me",
+        "n",
+        "obs",
+        "rules",
+    )
 
     def __init__(self, obs: dict[str, Any]):
         self.obs = obs

@@ -48,7 +48,7 @@ class HanabiOptions(Options):
     reveal_own_cards: bool = False  # open hands: the full-information baseline's variant
 
     @model_validator(mode="after")
-    def _fill(self) -> "HanabiOptions":
+    def _fill(self) -> HanabiOptions:
         if self.hand_size is None:
             object.__setattr__(self, "hand_size", 5 if self.players <= 3 else 4)
         return self
@@ -276,7 +276,7 @@ class HanabiState(State):
                       "hand_size": self._hs, "open_hands": open_hands},
         }
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "HanabiState":
+    def resample_hidden(self, player: int, rng: random.Random) -> HanabiState:
         """Redraw `player`'s hand (consistent with the hints it got) and the deck order.
 
         The unseen pool is the player's hand plus the deck; each own card is redrawn among pool
@@ -332,7 +332,7 @@ class HanabiState(State):
             "history": list(self._history),
         }
 
-    def clone(self) -> "HanabiState":
+    def clone(self) -> HanabiState:
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
         # lists below are replaced, never mutated, by the methods above (copy on write)

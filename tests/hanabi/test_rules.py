@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import games.conformance as conformance
+from games import conformance
 from games.api import IllegalAction
 from games.hanabi.cards import CARD_OF, DECK, FULL, NAMES
 from games.hanabi.rules import Hanabi, HanabiState
