@@ -23,6 +23,7 @@ from actors.match import build_actors, make_header, play
 from actors.placement import InlinePlacement
 from actors.registry import AgentSpec
 from bus.messages import REFEREE
+from ops.logging import configure
 
 FULL = "so+fo+io"
 CONFIGS: dict[str, str] = {  # label -> village-side office set (werewolves: always full)
@@ -52,6 +53,7 @@ class Tally:
     survivors: list[int] = field(default_factory=list)  # village-side players alive, village wins
     draws: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     records: int = 0
     log_bytes: int = 0
 
@@ -66,6 +68,7 @@ class Tally:
             "survivors_ci95": [round(mean - half, 3), round(mean + half, 3)],
             "draws": self.draws,
             "games_per_s": round(self.games / self.seconds, 2) if self.seconds else None,
+            "games_per_cpu_s": round(self.games / self.cpu_seconds, 2) if self.cpu_seconds else None,
             "records_per_game": round(self.records / max(1, self.games), 1),
             "log_kib_per_game": round(self.log_bytes / 1024 / max(1, self.games), 1),
         }
@@ -111,7 +114,7 @@ def play_one(seed: int, agents: list[AgentSpec], options: dict) -> tuple[str, in
 def run_config(village: str, games: int, seed: int, options: dict, agent_extra: dict | None = None) -> Tally:
     agents = lineup(village, extra=agent_extra)
     tally = Tally()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for g in range(games):
         winner, alive, sink = play_one(seed + g, agents, options)
         tally.games += 1
@@ -123,6 +126,7 @@ def run_config(village: str, games: int, seed: int, options: dict, agent_extra: 
         elif winner == "draw":
             tally.draws += 1
     tally.seconds = time.perf_counter() - start
+    tally.cpu_seconds = time.process_time() - cpu
     return tally
 
 
@@ -136,6 +140,7 @@ def main() -> None:
                         help="extra alphawolf option for every seat (e.g. variant=thesis)")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
+    configure()  # operational logs at WARNING unless DETENTE_LOG_LEVEL says otherwise
     options = {k: json.loads(v) for k, _, v in (o.partition("=") for o in args.option)}
     extra = {}
     for o in args.agent_option:
@@ -148,14 +153,14 @@ def main() -> None:
     results = {}
     print(f"game options: {options or 'defaults'}; agent options: {extra or 'defaults'}; "
           f"{args.games} games per configuration, seeds {args.seed}..{args.seed + args.games - 1}")
-    print(f"{'village':<10} {'win rate':>9} {'95% CI':>17} {'survivors':>10} {'95% CI':>15} {'games/s':>8}")
+    print(f"{'village':<10} {'win rate':>9} {'95% CI':>17} {'survivors':>10} {'95% CI':>15} {'games/s':>8} {'/cpu-s':>7}")
     for label in labels:
         s = run_config(CONFIGS[label], args.games, args.seed, options, extra).summary()
         results[label] = s
         lo, hi = s["win_rate_ci95"]
         slo, shi = s["survivors_ci95"]
         print(f"{label:<10} {s['village_win_rate']:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} "
-              f"{s['mean_survivors_when_village_wins']:>10.2f} {f'[{slo:.2f}, {shi:.2f}]':>15} {s['games_per_s']:>8.1f}",
+              f"{s['mean_survivors_when_village_wins']:>10.2f} {f'[{slo:.2f}, {shi:.2f}]':>15} {s['games_per_s']:>8.1f} {s['games_per_cpu_s']:>7.1f}",
               flush=True)
     if args.json:
         with open(args.json, "w") as out:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 
 import pytest
 
@@ -11,17 +10,7 @@ from actors.match import make_header, play
 from actors.registry import parse_lineup
 from bus.log import LogWriter
 
-pytestmark = pytest.mark.ray
-
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield
-    ray.shutdown()
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("local_ray")]  # local_ray: tests/conftest.py
 
 
 def _bytes(runtime: str) -> bytes:
