@@ -74,18 +74,33 @@ class WolfForeignOffice(ForeignOffice):
             slot = INVESTIGATE if deal == "investigate" else HEAL
             says.append(WwPropose(proposal_id=turn * SLOTS + slot, deal=deal, target=target))
         if self.variant == "improved":
-            says = self.reveal(view) + says
+            says = self.reveal(view, turn) + says
         return Answer(says=says, updates=updates)
 
-    def reveal(self, view: dict[str, Any]) -> list[Any]:
-        """Improved variant: a seer that knows a living wolf claims the role and accuses it."""
+    def reveal(self, view: dict[str, Any], turn: int) -> list[Any]:
+        """Improved variant. A seer that knows a living wolf, or hears someone else claim its
+        role this phase (a liar, so a wolf), claims the role and accuses them. With
+        `params.bluff`, the lowest-seated living wolf claims to be the seer at the start of each
+        day and accuses its highest threat (the thesis' future work: bluffing)."""
         obs, me = view["observation"], view["seat"]
-        if obs["role"] != SEER:
+        lines = lines_of(view.get("inbox", ()), turn, "public")
+        said = {(s["kind"], s.get("target")) for x in lines if x["speaker"] == me for s in x["says"]}
+        if obs["role"] == SEER:
+            wolves = [q for q, r in sorted(known_roles(obs).items()) if r == WEREWOLF and q in obs["alive"]]
+            liars = sorted({x["speaker"] for x in lines for s in x["says"]
+                            if s["kind"] == "ww_claim" and s["role"] == SEER and x["speaker"] != me})
+            targets = [q for q in wolves + [q for q in liars if q not in wolves] if q in obs["alive"]]
+        elif obs["role"] == WEREWOLF and self.params.bluff and not lines:
+            pack = [q for q, r in sorted(known_roles(obs).items()) if r == WEREWOLF and q in obs["alive"]]
+            target = self.highest_threat(view, threats(current_beliefs(view, self.params), obs["role"], self.params))
+            targets = [target] if pack and pack[0] == me and target is not None else []
+        else:
             return []
-        wolves = [q for q, r in sorted(known_roles(obs).items()) if r == WEREWOLF and q in obs["alive"]]
-        if not wolves:
+        targets = [q for q in targets if ("ww_accuse", q) not in said]
+        if not targets:
             return []
-        return [WwClaim(role=SEER)] + [WwAccuse(target=q) for q in wolves]
+        claim = [] if ("ww_claim", None) in said else [WwClaim(role=SEER)]
+        return claim + [WwAccuse(target=q) for q in targets]
 
     def highest_threat(self, view: dict[str, Any], t: dict[int, float]) -> int | None:
         """The SO's best suggestion this phase; without one, the highest threat among the legal."""
@@ -144,6 +159,8 @@ class WolfForeignOffice(ForeignOffice):
             own = record.get(f"{me}:{mine['id']}") if mine else None
             if own is not None and own.retracted is None and not own.binds():
                 says.append(WwRetract(proposal_id=own.proposal_id))
+        if self.variant == "improved":
+            says = self.reveal(view, turn) + says
         accepted_night = (view.get("deals") or {}).get("night") or {}
         if night and accepted_night.get("day") != obs["day"]:  # silent: confirming reveals the role
             best = max(night, key=lambda v: v[:2])[2]

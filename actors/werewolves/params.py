@@ -66,6 +66,9 @@ class WolfParams(BaseModel):
         default_factory=lambda: {SEER: -3.0, DOCTOR: -2.0, VILLAGER: -1.0, WEREWOLF: 0.0})
     # Improved variant only (claims.py): weight of a lone seer claim that nothing contradicts.
     claim_belief: float = Field(0.9, ge=0.0, le=1.0)
+    # Improved variant only: one wolf claims to be the seer each day and accuses its highest
+    # threat (foreign.py, `reveal`). Off by default; on, it tests the village's bluff detection.
+    bluff: bool = False
     # Trust: thesis "decreased by a certain amount ... otherwise its trust value increases".
     trust_penalty: float = Field(0.3, ge=0.0)  # per broken agreement or vote against the viewer
     trust_gain: float = Field(0.05, ge=0.0)  # per day without either

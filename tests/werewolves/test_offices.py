@@ -271,3 +271,34 @@ def test_io_trust_falls_for_votes_against_me_and_broken_deals_once_per_day():
 def test_io_update_replaces_beliefs_with_a_kbupdate():
     [reply] = WolfIntelligenceOffice("p0/io", 1).handle(request("update", {"observation": obs(), "seat": 0}, to="p0/io"))
     assert isinstance(reply.updates[0], KBUpdate) and reply.updates[0].path == ("beliefs",)
+
+
+# -- improved variant: claims and bluffs -----------------------------------------------------------
+
+
+def test_improved_seer_claims_and_accuses_the_wolf_it_found_and_any_false_claimant():
+    fo = WolfForeignOffice("p0/fo", 1, variant="improved")
+    view = {"observation": obs(me=0, role="seer", known={3: "werewolf"}), "seat": 0, "beliefs": _beliefs(),
+            "talk": {"channel": "public", "round": 0}, "suggestions": [{"action": "vote:3", "utility": 0.5}],
+            "deals": {"current": {"turn": 3}}}
+    [reply] = fo.handle(request("negotiate", view, to="p0/fo"))
+    assert [(s.kind, getattr(s, "target", None)) for s in reply.says][:3] == [
+        ("ww_claim", None), ("ww_accuse", 3), ("ww_propose", 3)]
+    # round 1: p6 claimed the seer's role too: a liar, accused at once (the claim is not repeated)
+    view["inbox"] = [line(0, *[s.model_dump() for s in reply.says]), line(6, {"kind": "ww_claim", "role": "seer"})]
+    view["talk"] = {"channel": "public", "round": 1}
+    view["deals"]["current"]["proposed"] = True
+    [reply] = fo.handle(request("negotiate", view, to="p0/fo"))
+    assert [(s.kind, getattr(s, "target", None)) for s in reply.says] == [("ww_accuse", 6)]
+
+
+def test_a_bluffing_pack_sends_its_lowest_seated_wolf_to_claim_the_seer():
+    view = {"observation": obs(me=7, role="werewolf", known={9: "werewolf"}), "seat": 7, "beliefs": _beliefs(),
+            "talk": {"channel": "public", "round": 0}, "suggestions": [{"action": "vote:5", "utility": 0.5}],
+            "deals": {"current": {"turn": 3}}}
+    says = WolfForeignOffice("p7/fo", 1, WolfParams(bluff=True), "improved").handle(request("negotiate", view, to="p7/fo"))[0].says
+    assert [(s.kind, getattr(s, "target", None)) for s in says][:2] == [("ww_claim", None), ("ww_accuse", 5)]
+    view["observation"] = obs(me=9, role="werewolf", known={7: "werewolf"})
+    view["seat"] = 9
+    says = WolfForeignOffice("p9/fo", 1, WolfParams(bluff=True), "improved").handle(request("negotiate", view, to="p9/fo"))[0].says
+    assert [s.kind for s in says] == ["ww_propose"]  # p7 bluffs for the pack
