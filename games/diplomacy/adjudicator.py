@@ -25,6 +25,7 @@ OK, BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED, DISBAND = (
     "ok", "bounce", "cut", "dislodged", "void", "no convoy", "disrupted", "disband")
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_NEVER = 1 << 60
 
 
 @dataclass
@@ -63,14 +64,17 @@ class _Movement:
         self.movers: dict[str, str] = {}  # prov -> destination province
         self.into: dict[str, list[str]] = {}  # province -> movers into it
         self.convoyers: dict[str, frozenset[str]] = {}  # convoyed mover -> its convoying fleets
-        self.fallback: set[str] = set()  # convoy by intent: falls back to land if the chain fails
         self.no_convoy: set[str] = set()  # convoyed movers with no chain at all (hold)
         self.szykman: set[str] = set()  # convoyed movers failed by the paradox rule
         self.supports: dict[str, list[str]] = {}  # supported prov -> valid supporters
         self.void: set[str] = set()
         self.state: dict[str, int] = {}
         self.value: dict[str, bool] = {}
-        self.deps: list[str] = []
+        self.guessed: list[str] = []  # decisions put to guessing, in order
+        self.started: dict[str, int] = {}  # when each decision began guessing
+        self.depmin: dict[str, int] = {}  # for a partial result: the earliest guess it used
+        self.frames: list[int] = []  # per adjudication under way: the earliest guess consulted
+        self.tick = 0
         self._setup(datc)
 
     def _setup(self, datc: str) -> None:
@@ -91,8 +95,7 @@ class _Movement:
                     self.convoyers[p] = fleets
                 elif not o.via and adjacent and fleets and datc == "2.4" and _chain(p, dp, fleets) \
                         and self._intent(p, dp, fleets):
-                    self.convoyers[p] = fleets
-                    self.fallback.add(p)
+                    self.convoyers[p] = fleets  # by intent; a disrupted convoy is no land move
                 elif not adjacent:
                     self.no_convoy.add(p)
                     continue
@@ -112,7 +115,7 @@ class _Movement:
                 if tu is None or tu[1] != o.ttype:
                     ok = False
                 elif o.dest:
-                    ok = mv == o.dest
+                    ok = mv == o.dest[:3] and ("/" not in o.dest or order[t].dest == o.dest)
                 else:
                     ok = mv is None and t not in self.no_convoy
                 if ok:
@@ -128,59 +131,88 @@ class _Movement:
         return any(self.units[f][0] == owner and any(f in c for c in chains) for f in fleets)
 
     # -- guess and check -------------------------------------------------------------------
+    # A decision being decided is GUESSING: first guessed to fail, then to succeed. Each
+    # adjudication records the earliest guess it consulted (`frames`): none -> the result is
+    # final; a guess made further out -> the result is partial and that outer guess settles it;
+    # only its own (or later) guesses -> both guesses are tried: same result -> final, else the
+    # decisions still guessing form a cycle for the backup rule.
     def resolve(self, key: str) -> bool:
         st = self.state.get(key, _UNRESOLVED)
         if st == _RESOLVED:
             return self.value[key]
         if st == _GUESSING:
-            if key not in self.deps:
-                self.deps.append(key)
+            if self.frames:
+                tick = min(self.started[key], self.depmin.get(key, _NEVER))
+                if tick < self.frames[-1]:
+                    self.frames[-1] = tick
             return self.value[key]
-        mark = len(self.deps)
-        self.value[key], self.state[key] = False, _GUESSING
-        first = self._adjudicate(key)
-        if len(self.deps) == mark:
-            if self.state[key] != _RESOLVED:
-                self.value[key], self.state[key] = first, _RESOLVED
-            return self.value[key]
-        if self.deps[mark] != key:
-            self.deps.append(key)
-            self.value[key] = first
-            return first
-        for d in self.deps[mark:]:
-            self.state[d] = _UNRESOLVED
-        del self.deps[mark:]
-        self.value[key], self.state[key] = True, _GUESSING
-        second = self._adjudicate(key)
-        if first == second:
-            for d in self.deps[mark:]:
-                self.state[d] = _UNRESOLVED
-            del self.deps[mark:]
-            self.value[key], self.state[key] = first, _RESOLVED
-            return first
-        self._backup(mark)
+        mark = len(self.guessed)
+        self.guessed.append(key)
+        self.state[key], self.value[key] = _GUESSING, False
+        mine = self.started[key] = self.tick
+        self.tick += 1
+        self.depmin.pop(key, None)
+        first, dep = self._try(key)
+        if dep == _NEVER:
+            return self._settle(key, mark, first)
+        if dep < mine:
+            return self._partial(key, first, dep)
+        self._reset(mark + 1)
+        self.value[key] = True
+        second, dep = self._try(key)
+        if dep < mine:
+            return self._partial(key, second, dep)
+        if dep == _NEVER or first == second:
+            return self._settle(key, mark, second)
+        cycle = [k for k in self.guessed[mark:] if self.state[k] == _GUESSING]
+        self._reset(mark)
+        if not self._backup(cycle):
+            return self._settle(key, mark, first)
         return self.resolve(key)
 
-    def _backup(self, mark: int) -> None:
-        cycle = self.deps[mark:]
-        del self.deps[mark:]
+    def _try(self, key: str) -> tuple[bool, int]:
+        self.frames.append(_NEVER)
+        result = self._adjudicate(key)
+        return result, self.frames.pop()
+
+    def _settle(self, key: str, mark: int, result: bool) -> bool:
+        self._reset(mark + 1)
+        del self.guessed[mark:]
+        if self.state.get(key) != _RESOLVED:  # the backup rule may have decided it already
+            self.value[key], self.state[key] = result, _RESOLVED
+        return self.value[key]
+
+    def _partial(self, key: str, result: bool, dep: int) -> bool:
+        self.value[key], self.depmin[key] = result, dep
+        if self.frames and dep < self.frames[-1]:
+            self.frames[-1] = dep
+        return result
+
+    def _reset(self, mark: int) -> None:
+        for k in self.guessed[mark:]:
+            if self.state[k] == _GUESSING:
+                self.state[k] = _UNRESOLVED
+        del self.guessed[mark:]
+
+    def _backup(self, cycle: list[str]) -> bool:
+        """Decide a cycle with no or two consistent outcomes; False if it has nothing to decide."""
         fleets = {k[1:] for k in cycle if k[0] == "c"}
+        changed = False
         if fleets:
             # Convoy paradox, Szykman rule: the moves convoyed by fleets of the cycle fail as
             # if not convoyed (they hold, and cut no support).
-            for k in cycle:
-                self.state[k] = _UNRESOLVED
             for m, fl in sorted(self.convoyers.items()):
-                if fl & fleets and m not in self.fallback:
+                if fl & fleets and m not in self.szykman:
                     self.szykman.add(m)
                     self.value["m" + m], self.state["m" + m] = False, _RESOLVED
+                    changed = True
         else:
             # Circular movement: every move in the cycle succeeds.
             for k in cycle:
                 if k[0] == "m":
                     self.value[k], self.state[k] = True, _RESOLVED
-                else:
-                    self.state[k] = _UNRESOLVED
+                    changed = True
+        return changed
 
     def _adjudicate(self, key: str) -> bool:
         tag, p = key[0], key[1:]
@@ -206,16 +238,10 @@ class _Movement:
 
     def by_sea(self, p: str) -> bool:
         """Moves by convoy (so: no head-to-head battle)."""
-        if p not in self.convoyers:
-            return False
-        if p in self.fallback:
-            return self.path(p)
-        return True
+        return p in self.convoyers
 
     def live(self, p: str) -> bool:
         """The move is made at all (a convoyed move whose chain fails is not)."""
-        if p in self.fallback:
-            return True
         return self.path(p)
 
     def head_to_head(self, p: str) -> str | None:
@@ -289,7 +315,7 @@ class _Movement:
         for r in self.into.get(s, ()):
             if self.units[r][0] == owner or r == against:
                 continue
-            if r in self.convoyers and not self.fallback_land(r):
+            if r in self.convoyers:
                 if not self.path(r):
                     continue
                 fleet = self.units.get(against)
@@ -299,9 +325,6 @@ class _Movement:
                     continue  # 2000 rulebook: no cut of support for or against the convoy
             return False
         return not self._dislodged(s)
-
-    def fallback_land(self, r: str) -> bool:
-        return r in self.fallback and not self.path(r)
 
 
 def _chain(start: str, dest: str, fleets: frozenset[str]) -> bool:
@@ -370,7 +393,7 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
             res.append(VOID)
         if p in movers:
             if p not in moved:
-                if p in convoyers and p not in m.fallback and not m.path(p):
+                if p in convoyers and not m.path(p):
                     res.append(NO_CONVOY)
                 else:
                     res.append(BOUNCE)
@@ -469,10 +492,13 @@ def _adjustments(board: Board, orders: dict[str, list[Order]]) -> Resolution:
             for o in mine:
                 if o.kind == "W" and len(out) < n:
                     out.append(o)
+                if o.kind == "B" and len(out) >= n:
+                    results.setdefault(f"{o.utype} {o.loc}", [VOID])
                 if o.kind != "B" or len(out) >= n:
                     continue
                 prov = o.loc[:3]
                 if prov in built or prov not in board.build_sites(power):
+                    results[f"{o.utype} {o.loc}"] = [VOID]
                     continue
                 built.add(prov)
                 after.units[prov] = (power, o.utype, o.loc)
@@ -487,6 +513,8 @@ def _adjustments(board: Board, orders: dict[str, list[Order]]) -> Resolution:
                         and o.loc[:3] not in gone:
                     gone.append(o.loc[:3])
                     out.append(o)
+                elif o.kind == "D" and o.loc[:3] not in gone:
+                    results[f"{o.utype} {o.loc}"] = [VOID]
             for p in civil_disorder_removals(board, power, -n - len(gone), set(gone)):
                 gone.append(p)
                 u = board.units[p]

@@ -253,11 +253,9 @@ def parse_order(board: Board, power: str, text: str) -> Order:
     owner, real_type, real_loc = unit[0], unit[1], unit[2]
     if real_type != utype:
         raise OrderError(f"the unit in {loc[:3]} is {'an army' if real_type == 'A' else 'a fleet'}")
-    if "/" in loc and loc != real_loc:
-        raise OrderError(f"the fleet is at {real_loc}, not {loc}")
     if owner != power:
         raise OrderError(f"{utype} {real_loc} belongs to {owner}, not {power}")
-    loc = real_loc
+    loc = real_loc  # a wrong coast on the ordered unit is ignored (DATC 6.B.10, 6.B.11)
     if kind == "M":
         return _parse_movement(board, utype, loc, verb, rest)
     if kind == "R":
@@ -345,8 +343,7 @@ def _parse_movement(board: Board, utype: str, loc: str, verb: str, rest: list[st
             if not can_move("F", loc, dest):
                 raise OrderError(f"{unit} cannot reach {dest}")
             return Order("-", "F", loc, dest=dest)
-        if "/" in dest:
-            raise OrderError(f"{unit}: an army moves to a province, not a coast")
+        dest = dest[:3]  # an army ignores a coast in its destination (DATC 6.B.12)
         if not via and can_move("A", loc, dest):
             return Order("-", "A", loc, dest=dest)
         if KIND[dest] != "COAST" or loc not in COASTAL:
@@ -376,20 +373,27 @@ def _parse_movement(board: Board, utype: str, loc: str, verb: str, rest: list[st
         if tail:
             dest = tail[1]
             _check_location(dest)
-            dest = dest[:3]  # support and convoy name a province; the coast is the mover's business
+            if verb == "C" or ttype == "A" or dest[:3] not in COASTS:
+                dest = dest[:3]
+            # a coast named in a support must then match the move (DATC 6.B.9); none is needed
         if verb == "C":
             return _parse_convoy(board, utype, loc, ttype, tloc, dest)
         if not dest:
             if not can_reach(utype, loc, tloc[:3]):
                 raise OrderError(f"{unit} cannot reach {tloc[:3]}, so cannot support it")
             return Order("S", utype, loc, target=tloc, ttype=ttype)
-        if dest == tloc[:3]:
+        prov = dest[:3]
+        if prov == tloc[:3]:
             raise OrderError(f"{unit}: a supported move must change province")
-        if not can_reach(utype, loc, dest):
-            raise OrderError(f"{unit} cannot reach {dest}, so cannot support a move there")
-        if not can_reach(ttype, tloc, dest):
-            if ttype == "F" or dest not in board.convoy_routes().get(tloc, {}):
-                raise OrderError(f"{ttype} {tloc} cannot reach {dest}")
+        if not can_reach(utype, loc, prov):
+            raise OrderError(f"{unit} cannot reach {prov}, so cannot support a move there")
+        if "/" in dest and not can_move(ttype, tloc, dest):
+            raise OrderError(f"{ttype} {tloc} cannot reach {dest}")
+        if not can_reach(ttype, tloc, prov):
+            chains = board.convoy_routes().get(tloc, {}).get(prov, ())
+            if ttype == "F" or not any(loc[:3] not in c for c in chains):
+                raise OrderError(f"{ttype} {tloc} cannot reach {prov}"
+                                 + (" (the only convoy would be the supporter itself)" if chains else ""))
         return Order("S", utype, loc, target=tloc, ttype=ttype, dest=dest)
     raise OrderError(f"{unit}: unknown order {verb!r} (H, -, S, C)")
 
@@ -402,6 +406,8 @@ def _parse_convoy(board: Board, utype: str, loc: str, ttype: str, tloc: str, des
         raise OrderError(f"{unit}: only armies are convoyed")
     if not dest:
         raise OrderError(f"{unit}: a convoy names the army's destination")
+    if dest == tloc[:3]:
+        raise OrderError(f"{unit}: A {tloc} cannot be convoyed to its own province")
     if KIND[dest] != "COAST" or tloc not in COASTAL:
         raise OrderError(f"{unit}: A {tloc} cannot be convoyed to {dest}")
     if not any(loc in chain for chain in board.convoy_routes().get(tloc, {}).get(dest, ())):
