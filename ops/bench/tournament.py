@@ -7,7 +7,7 @@
 4. time to load one game by id (index lookup + segment read) from a store of N games
    (default 100,000 small 5-player games; goal <= 50 ms).
 
-    python -m ops.bench.tournament [--games 600] [--store-games 100000] [--skip-store]
+    python -m ops.bench.tournament [--games 6000] [--rounds 2] [--store-games 100000] [--skip-store]
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6000)
     parser.add_argument("--store-games", type=int, default=100_000)
     parser.add_argument("--skip-store", action="store_true")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved repetitions; the best of each is kept")
     args = parser.parse_args()
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import ray
@@ -106,9 +107,12 @@ def main() -> None:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     spec = load_spec(EXAMPLE, games=args.games)
     tournament_rate(load_spec(EXAMPLE, games=20), 2)  # warm-up: worker processes, imports
-    bare = bare_loop(spec)
-    one, size = tournament_rate(spec, 1)
-    two, _ = tournament_rate(spec, 2)
+    bare = one = two = 0.0
+    for _ in range(args.rounds):  # interleaved, best of N: the box is shared and noisy
+        bare = max(bare, bare_loop(spec))
+        rate, size = tournament_rate(spec, 1)
+        one = max(one, rate)
+        two = max(two, tournament_rate(spec, 2)[0])
     print(f"{args.games} games of {EXAMPLE}")
     print(f"bare inline loop, this process : {bare:8.1f} games/s")
     print(f"tournament, 1 runner           : {one:8.1f} games/s  overhead vs bare {100 * (1 - one / bare):5.1f}%  (goal <= 10%)")
