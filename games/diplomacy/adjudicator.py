@@ -288,9 +288,12 @@ class _Movement:
         return 1 + self.support_count(p)
 
     def _move_succeeds(self, p: str) -> bool:
+        q = self.movers[p]
+        rivals = self.into[q]
+        if q not in self.units and len(rivals) == 1 and p not in self.convoyers:
+            return True  # an unopposed land move into an empty province
         if not self.live(p):
             return False
-        q = self.movers[p]
         att = self.attack(p)
         h = self.head_to_head(p)
         if h is not None:
@@ -298,7 +301,7 @@ class _Movement:
                 return False
         elif att <= self.hold(q):
             return False
-        for r in self.into[q]:
+        for r in rivals:
             if r != p and att <= self.prevent(r):
                 return False
         return True
