@@ -14,11 +14,19 @@ disband. Orders come typed and already validated (`board.parse_order`); a unit w
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from games.diplomacy.board import (
-    ARMY_ADJ, CENTRES, COASTS, FLEET_ADJ, FLEET_REACH, HOMES, SEA_NEXT, Board, Order,
+    ARMY_ADJ,
+    CENTRES,
+    COASTS,
+    FLEET_ADJ,
+    FLEET_REACH,
+    HOMES,
+    SEA_NEXT,
+    Board,
+    Order,
 )
 
 OK, BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED, DISBAND = (
@@ -58,7 +66,7 @@ class _Movement:
     """One movement adjudication; decisions are keyed by the province of the ordered unit."""
 
     def __init__(self, board: Board, by_prov: dict[str, Order], datc: str):
-        self.units = units = board.units
+        self.units = board.units
         self.order = by_prov
         self.board = board
         self.movers: dict[str, str] = {}  # prov -> destination province
@@ -143,8 +151,7 @@ class _Movement:
         if st == _GUESSING:
             if self.frames:
                 tick = min(self.started[key], self.depmin.get(key, _NEVER))
-                if tick < self.frames[-1]:
-                    self.frames[-1] = tick
+                self.frames[-1] = min(self.frames[-1], tick)
             return self.value[key]
         mark = len(self.guessed)
         self.guessed.append(key)
@@ -454,9 +461,9 @@ def _retreats(board: Board, orders: dict[str, list[Order]]) -> Resolution:
     for power, os in orders.items():
         for o in os:
             d = dis.get(o.loc[:3]) if o.loc else None
-            if d is not None and d[0] == power and d[2] == o.loc and o.kind in "RD":
-                if o.kind == "D" or o.dest in d[3]:
-                    chosen[o.loc[:3]] = o
+            if d is not None and d[0] == power and d[2] == o.loc and o.kind in "RD" \
+                    and (o.kind == "D" or o.dest in d[3]):
+                chosen[o.loc[:3]] = o
     targets: dict[str, int] = {}
     for o in chosen.values():
         if o.kind == "R":

@@ -80,7 +80,7 @@ class Board:
     Values are tuples, so a copy of the dicts is an independent board.
     """
 
-    __slots__ = ("year", "season", "phase_kind", "units", "centres", "dislodged", "_cache")
+    __slots__ = ("_cache", "centres", "dislodged", "phase_kind", "season", "units", "year")
 
     def __init__(self, year: int = M.START_YEAR, season: str = "S", phase_kind: str = "M"):
         self.year, self.season, self.phase_kind = year, season, phase_kind
@@ -90,7 +90,7 @@ class Board:
         self._cache: dict = {}
 
     @classmethod
-    def initial(cls) -> "Board":
+    def initial(cls) -> Board:
         """The 1901 start: 22 units, home centres owned."""
         b = cls()
         for power, units in M.START_UNITS.items():
@@ -107,7 +107,7 @@ class Board:
     def long_phase(self) -> str:
         return f"{SEASONS[self.season]} {self.year} {KINDS_OF_PHASE[self.phase_kind]}"
 
-    def clone(self) -> "Board":
+    def clone(self) -> Board:
         b = Board.__new__(Board)
         b.year, b.season, b.phase_kind = self.year, self.season, self.phase_kind
         b.units, b.centres, b.dislodged = dict(self.units), dict(self.centres), dict(self.dislodged)
@@ -155,7 +155,7 @@ class Board:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Board":
+    def from_json(cls, data: dict) -> Board:
         ph = data["phase"]
         b = cls(int(ph[1:5]), ph[0], ph[5])
         b.units = {p: (u[0], u[1], u[2]) for p, u in data["units"].items()}
@@ -528,7 +528,7 @@ for _loc, _dests in FLEET_REACH.items():
 
 def retreat_orders(board: Board, prov: str) -> list[str]:
     """Retreats to each option, and disband; sorted."""
-    power, utype, loc, options = board.dislodged[prov]
+    _, utype, loc, options = board.dislodged[prov]
     unit = f"{utype} {loc}"
     return sorted([unit + " D"] + [f"{unit} R {d}" for d in options])
 

@@ -30,7 +30,14 @@ from pydantic import Field
 from games.api import PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
 from games.diplomacy.adjudicator import civil_disorder_removals, resolve
 from games.diplomacy.board import (
-    CENTRES, POWERS, Board, OrderError, build_orders, disband_orders, movement_orders, parse_order,
+    CENTRES,
+    POWERS,
+    Board,
+    OrderError,
+    build_orders,
+    disband_orders,
+    movement_orders,
+    parse_order,
     retreat_orders,
 )
 
@@ -249,7 +256,7 @@ class DiplomacyState(State):
         })
         return obs
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "DiplomacyState":
+    def resample_hidden(self, player: int, rng: random.Random) -> DiplomacyState:
         """Other powers' orders of this phase, redrawn uniformly, slot by slot."""
         new = self.clone()
         for s in range(len(POWERS)):
@@ -294,7 +301,7 @@ class DiplomacyState(State):
             "last": self._last,
         }
 
-    def clone(self) -> "DiplomacyState":
+    def clone(self) -> DiplomacyState:
         new = DiplomacyState.__new__(DiplomacyState)
         new.__dict__.update(self.__dict__)
         new._board = self._board.clone()

@@ -28,7 +28,7 @@ class Script:
         self.last: Resolution | None = None
 
     # -- set up ----------------------------------------------------------------------------
-    def units(self, power: str, *units: str) -> "Script":
+    def units(self, power: str, *units: str) -> Script:
         """Place units (`A PAR`, `F STP/NC`) of `power`."""
         power = _power(power)
         for u in units:
@@ -37,26 +37,26 @@ class Script:
         self.board.changed()
         return self
 
-    def dislodged_unit(self, power: str, unit: str, retreats: list[str]) -> "Script":
+    def dislodged_unit(self, power: str, unit: str, retreats: list[str]) -> Script:
         """Place a dislodged unit with its retreat options (a retreat phase set by hand)."""
         utype, loc = unit.split()
         self.board.dislodged[loc[:3]] = (_power(power), utype, loc, tuple(retreats))
         self.board.changed()
         return self
 
-    def centres(self, power: str, *centres: str) -> "Script":
+    def centres(self, power: str, *centres: str) -> Script:
         for c in centres:
             self.board.centres[c] = _power(power)
         self.board.changed()
         return self
 
-    def clear_centres(self) -> "Script":
+    def clear_centres(self) -> Script:
         self.board.centres = {}
         self.board.changed()
         return self
 
     # -- orders and processing -------------------------------------------------------------
-    def orders(self, power: str, *orders: str) -> "Script":
+    def orders(self, power: str, *orders: str) -> Script:
         """Submit orders (strings); a rejected one is recorded and its unit holds."""
         power = _power(power)
         for text in orders:
@@ -83,7 +83,7 @@ class Script:
 
     def _unit_name(self, unit: str) -> str:
         utype, loc = unit.split()
-        for _, (_, t, l) in self.last_units().items():
+        for _, t, l in self.last_units().values():
             if t == utype and l[:3] == loc[:3]:
                 return f"{t} {l}"
         return unit
@@ -147,4 +147,4 @@ def _power(name: str) -> str:
     raise ValueError(f"unknown power {name!r}")
 
 
-__all__ = ["Script", "COASTS"]
+__all__ = ["COASTS", "Script"]

@@ -15,7 +15,14 @@ import time
 
 from games.diplomacy.adjudicator import resolve
 from games.diplomacy.board import (
-    ARMY_ADJ, POWERS, Board, build_orders, disband_orders, movement_orders, parse_order, retreat_orders,
+    ARMY_ADJ,
+    POWERS,
+    Board,
+    build_orders,
+    disband_orders,
+    movement_orders,
+    parse_order,
+    retreat_orders,
 )
 
 
@@ -75,7 +82,7 @@ def package_view(game) -> dict:
         for p in game.powers.values():
             diff = len(p.centers) - len(p.units)
             if diff > 0:
-                diff = min(diff, len(game._build_sites(p)))  # noqa: SLF001 (reference internals)
+                diff = min(diff, len(game._build_sites(p)))
             if diff:
                 builds[p.name] = diff
     return {"phase": phase, "units": units, "centres": centres, "dislodged": dislodged, "builds": builds}

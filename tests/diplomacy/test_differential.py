@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("diplomacy", reason="the reference engine is a test-only dependency")
 
-from tests.diplomacy.differential import Mismatch, play_one  # noqa: E402
+from tests.diplomacy.differential import Mismatch, play_one
 
 GAMES = int(os.environ.get("DETENTE_DIFF_GAMES", "30"))
 

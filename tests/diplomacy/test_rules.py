@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from pydantic import ValidationError
 
 from games.api import IllegalAction
 from games.diplomacy.adjudicator import resolve
@@ -145,9 +146,9 @@ def test_solo_victory_ends_the_game():
 
 
 def test_options_are_validated():
-    with pytest.raises(Exception, match="max_yr"):
+    with pytest.raises(ValidationError, match="max_yr"):
         GAME.options({"max_yr": 1910})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="datc"):
         GAME.options({"datc": "1.0"})
 
 
