@@ -55,7 +55,35 @@ def random_orders(board: Board, rng: random.Random) -> dict[str, list[str]]:
                 mine.append(o)
         if mine:
             out[power] = mine
+    if kind == "M":
+        _dodge_reference_bug(board, out)
     return out
+
+
+def _dodge_reference_bug(board: Board, orders: dict[str, list[str]]) -> None:
+    """Replace with a hold any support for an attack on a fleet of the supporter's own power that
+    is convoying this phase. The reference counts such a support when it decides whether the
+    convoy is disrupted (it is not: a power's support never helps dislodge its own unit, DATC
+    6.D.12-6.D.14, which our tables cover), so it wrongly cancels the convoy (seed 922)."""
+    convoying = {o.split()[1] for os in orders.values() for o in os if " C " in o}
+    for power, os in orders.items():
+        for i, o in enumerate(os):
+            w = o.split()
+            if len(w) == 7 and w[2] == "S" and w[5] == "-":
+                target = board.units.get(w[6][:3])
+                if target is not None and target[0] == power and target[2] in convoying:
+                    os[i] = f"{w[0]} {w[1]} H"
+
+
+def _skip_empty_retreats(game) -> None:
+    """The reference keeps occupied provinces in a dislodged unit's retreat list (it drops them
+    only when listing orders), so it may open a retreat phase whose units can only disband; we
+    disband such units at once. Process that phase (every unit disbands) to compare positions."""
+    phase = game.get_current_phase()
+    if phase.endswith("R"):
+        occupied = {u[2:5] for p in game.powers.values() for u in p.units}
+        if all(o[:3] in occupied for p in game.powers.values() for opts in p.retreats.values() for o in opts):
+            game.process()
 
 
 def _for_reference(order: str) -> str:
@@ -75,8 +103,10 @@ def package_view(game) -> dict:
     centres = {p.name: sorted(p.centers) for p in game.powers.values() if p.centers}
     occupied = {u[2:5] for p in game.powers.values() for u in p.units}
     # the reference keeps occupied provinces in its retreat lists and drops them when listing orders
+    # (and a unit left with no option there is one we disband at once: not listed)
     dislodged = {u: sorted(o for o in opts if o[:3] not in occupied)
                  for p in game.powers.values() for u, opts in p.retreats.items()}
+    dislodged = {u: opts for u, opts in dislodged.items() if opts}
     builds = {}
     if phase.endswith("A"):
         for p in game.powers.values():
@@ -123,6 +153,7 @@ def play_one(seed: int, last_year: int = 1920) -> int:
         game.process()
         board = res.after
         phases += 1
+        _skip_empty_retreats(game)
         mine, ref = our_view(board, board.phase), package_view(game)
         if mine != ref:
             diff = {k: (mine[k], ref[k]) for k in mine if mine[k] != ref[k]}
