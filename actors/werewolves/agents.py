@@ -37,7 +37,7 @@ def parse_offices(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         value = "+".join(value)
     if not isinstance(value, str):
-        raise ValueError(f"an office set is a string like 'so+fo+io', got {value!r}")
+        raise ValueError(f"an office set is a string like 'so+fo+io', got {value!r}")  # noqa: TRY004 (pydantic wants ValueError)
     parts = [p.strip().lower() for p in value.split("+") if p.strip()]
     if parts == [RANDOM]:
         return RANDOM

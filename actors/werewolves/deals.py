@@ -18,8 +18,9 @@ role), so they never appear here as bound.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 Line = dict[str, Any]  # {"round", "speaker", "says": [talk item dicts]} (+ turn, channel, day, ...)
 
