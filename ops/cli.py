@@ -212,6 +212,18 @@ def _no_nan(value):
     return value
 
 
+def _cmd_transcript(args: argparse.Namespace) -> int:
+    from replay.transcript import TranscriptError, transcript
+
+    game, _ = _load_game(args.log, args.game)
+    try:
+        text, data = transcript(game, player=args.player)
+    except TranscriptError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(data, indent=2) if args.format == "json" else text)
+    return 0
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from games.registry import GAMES
 
@@ -274,6 +286,13 @@ def build_parser() -> argparse.ArgumentParser:
     trep.add_argument("--format", choices=("text", "json", "html"), default="text")
     trep.add_argument("--output", default=None, help="HTML file (default DIR/report.html)")
     trep.set_defaults(func=_cmd_tournament_report)
+
+    trans = rsub.add_parser("transcript", help="negotiations, votes, deals kept or broken, trust and beliefs")
+    trans.add_argument("log", help="a log file, or a tournament folder with --game")
+    trans.add_argument("--player", type=int, default=None, help="show this seat's trust and role certainties")
+    trans.add_argument("--format", choices=("text", "json"), default="text")
+    trans.add_argument("--game", default=None)
+    trans.set_defaults(func=_cmd_transcript)
 
     sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
     sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)

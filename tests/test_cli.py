@@ -99,3 +99,16 @@ def test_debug_logging_binds_game_seq_actor(tmp_path):
         text=True,
     )
     assert quiet.stderr == "" and (tmp_path / "g.log").read_bytes() == (tmp_path / "h.log").read_bytes()
+
+
+def test_transcript_text_and_json(tmp_path, capsys):
+    import json
+
+    log = tmp_path / "aw.log"
+    assert _run(capsys, "play", "werewolves", "--seed", "4", "--agents", "alphawolf", "--log", str(log))[0] == 0
+    code, out, _ = _run(capsys, "replay", "transcript", str(log), "--player", "2")
+    assert code == 0 and "day 1" in out and "point of view: p2" in out
+    code, out, _ = _run(capsys, "replay", "transcript", str(log), "--format", "json")
+    assert code == 0 and isinstance(json.loads(out), dict)
+    code, _, err = _run(capsys, "replay", "transcript", str(log), "--player", "42")
+    assert code == 2 and "not a seat" in err
