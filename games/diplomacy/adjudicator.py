@@ -32,6 +32,9 @@ from games.diplomacy.board import (
 OK, BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED, DISBAND = (
     "ok", "bounce", "cut", "dislodged", "void", "no convoy", "disrupted", "disband")
 
+UNIT_NAME = {(t, loc): f"{t} {loc}" for t, adj in (("A", ARMY_ADJ), ("F", FLEET_ADJ)) for loc in adj}
+
+_MOVEMENT = frozenset("H-SC")
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _NEVER = 1 << 60
 
@@ -87,49 +90,62 @@ class _Movement:
 
     def _setup(self, datc: str) -> None:
         units, order = self.units, self.order
+        movers, into, convoyers = self.movers, self.into, self.convoyers
         convoy_orders: dict[tuple[str, str], list[str]] = {}
+        moves, others = [], []
         for p, o in order.items():
-            if o.kind == "C":
-                convoy_orders.setdefault((o.target[:3], o.dest), []).append(p)
+            k = o.kind
+            if k == "-":
+                moves.append((p, o))
+            elif k != "H":
+                others.append((p, o))
+                if k == "C":
+                    convoy_orders.setdefault((o.target[:3], o.dest), []).append(p)
         used_convoys: set[str] = set()
-        for p, o in order.items():
-            if o.kind != "-":
-                continue
+        for p, o in moves:
             dp = o.dest[:3]
             if o.utype == "A":
-                adjacent = dp in ARMY_ADJ.get(p, ())
-                fleets = frozenset(convoy_orders.get((p, dp), ()))
-                if (o.via or not adjacent) and fleets and _chain(p, dp, fleets):
-                    self.convoyers[p] = fleets
-                elif not o.via and adjacent and fleets and datc == "2.4" and _chain(p, dp, fleets) \
+                adjacent = dp in ARMY_ADJ[p]
+                fleets = frozenset(convoy_orders.get((p, dp), ())) if convoy_orders else None
+                if fleets and (o.via or not adjacent) and _chain(p, dp, fleets):
+                    convoyers[p] = fleets
+                elif fleets and not o.via and adjacent and datc == "2.4" and _chain(p, dp, fleets) \
                         and self._intent(p, dp, fleets):
-                    self.convoyers[p] = fleets  # by intent; a disrupted convoy is no land move
+                    convoyers[p] = fleets  # by intent; a disrupted convoy is no land move
                 elif not adjacent:
                     self.no_convoy.add(p)
                     continue
-                if p in self.convoyers:
+                if p in convoyers:
                     used_convoys |= {f for f in fleets if _on_a_chain(p, dp, f, fleets)}
-            self.movers[p] = dp
-            self.into.setdefault(dp, []).append(p)
-        for p, o in order.items():
+            movers[p] = dp
+            got = into.get(dp)
+            if got is None:
+                into[dp] = [p]
+            else:
+                got.append(p)
+        supports, void, no_convoy = self.supports, self.void, self.no_convoy
+        for p, o in others:
+            t = o.target[:3]
             if o.kind == "C":
-                if p not in used_convoys or o.target[:3] not in self.convoyers \
-                        or self.movers.get(o.target[:3]) != o.dest:
-                    self.void.add(p)
-            elif o.kind == "S":
-                t = o.target[:3]
-                tu = units.get(t)
-                mv = self.movers.get(t)
-                if tu is None or tu[1] != o.ttype:
-                    ok = False
-                elif o.dest:
-                    ok = mv == o.dest[:3] and ("/" not in o.dest or order[t].dest == o.dest)
+                if p not in used_convoys or t not in convoyers or movers.get(t) != o.dest:
+                    void.add(p)
+                continue
+            tu = units.get(t)
+            mv = movers.get(t)
+            if tu is None or tu[1] != o.ttype:
+                ok = False
+            elif o.dest:
+                ok = mv == o.dest[:3] and ("/" not in o.dest or order[t].dest == o.dest)
+            else:
+                ok = mv is None and t not in no_convoy
+            if ok:
+                got = supports.get(t)
+                if got is None:
+                    supports[t] = [p]
                 else:
-                    ok = mv is None and t not in self.no_convoy
-                if ok:
-                    self.supports.setdefault(t, []).append(p)
-                else:
-                    self.void.add(p)
+                    got.append(p)
+            else:
+                void.add(p)
 
     def _intent(self, p: str, dp: str, fleets: frozenset[str]) -> bool:
         """DATC 2.4 (4.A.3): an adjacent move is by convoy if a fleet of the army's own power
@@ -159,14 +175,19 @@ class _Movement:
         mine = self.started[key] = self.tick
         self.tick += 1
         self.depmin.pop(key, None)
-        first, dep = self._try(key)
+        frames = self.frames
+        frames.append(_NEVER)
+        first = self._adjudicate(key)
+        dep = frames.pop()
         if dep == _NEVER:
             return self._settle(key, mark, first)
         if dep < mine:
             return self._partial(key, first, dep)
         self._reset(mark + 1)
         self.value[key] = True
-        second, dep = self._try(key)
+        frames.append(_NEVER)
+        second = self._adjudicate(key)
+        dep = frames.pop()
         if dep < mine:
             return self._partial(key, second, dep)
         if dep == _NEVER or first == second:
@@ -176,11 +197,6 @@ class _Movement:
         if not self._backup(cycle):
             return self._settle(key, mark, first)
         return self.resolve(key)
-
-    def _try(self, key: str) -> tuple[bool, int]:
-        self.frames.append(_NEVER)
-        result = self._adjudicate(key)
-        return result, self.frames.pop()
 
     def _settle(self, key: str, mark: int, result: bool) -> bool:
         self._reset(mark + 1)
@@ -231,7 +247,10 @@ class _Movement:
 
     # -- decisions -------------------------------------------------------------------------
     def moves(self, p: str) -> bool:
-        return self.resolve("m" + p)
+        key = "m" + p
+        if self.state.get(key) == _RESOLVED:
+            return self.value[key]
+        return self.resolve(key)
 
     def path(self, p: str) -> bool:
         """A convoyed mover's chain holds (fleets not dislodged); True for land moves."""
@@ -258,8 +277,11 @@ class _Movement:
         return None
 
     def support_count(self, p: str, exclude_power: str | None = None) -> int:
+        supporters = self.supports.get(p)
+        if not supporters:
+            return 0
         n = 0
-        for s in self.supports.get(p, ()):
+        for s in supporters:
             if exclude_power is not None and self.units[s][0] == exclude_power:
                 continue
             if self.resolve("s" + s):
@@ -267,7 +289,7 @@ class _Movement:
         return n
 
     def attack(self, p: str) -> int:
-        if not self.live(p):
+        if p in self.convoyers and not self.path(p):
             return 0
         q = self.movers[p]
         other = self.units.get(q)
@@ -287,7 +309,7 @@ class _Movement:
         return 1 + self.support_count(q)
 
     def prevent(self, p: str) -> int:
-        if not self.live(p):
+        if p in self.convoyers and not self.path(p):
             return 0
         h = self.head_to_head(p)
         if h is not None and self.moves(h):
@@ -299,7 +321,7 @@ class _Movement:
         rivals = self.into[q]
         if q not in self.units and len(rivals) == 1 and p not in self.convoyers:
             return True  # an unopposed land move into an empty province
-        if not self.live(p):
+        if p in self.convoyers and not self.path(p):
             return False
         att = self.attack(p)
         h = self.head_to_head(p)
@@ -371,13 +393,15 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
     by_prov: dict[str, Order] = {}
     for power, os in orders.items():
         for o in os:
-            u = units.get(o.loc[:3]) if o.loc else None
-            if u is not None and u[0] == power and u[2] == o.loc and u[1] == o.utype \
-                    and o.kind in "H-SC":
-                by_prov[o.loc[:3]] = o
-    for p, u in units.items():
-        if p not in by_prov:
-            by_prov[p] = Order("H", u[1], u[2])
+            loc = o.loc
+            u = units.get(loc[:3])
+            # orders come parsed; one for a unit the power does not have here is ignored
+            if u is not None and u[0] == power and u[2] == loc and u[1] == o.utype and o.kind in _MOVEMENT:
+                by_prov[loc[:3]] = o
+    if len(by_prov) < len(units):
+        for p, u in units.items():
+            if p not in by_prov:
+                by_prov[p] = Order("H", u[1], u[2])
     m = _Movement(board, by_prov, datc)
     for p in sorted(m.movers):
         m.moves(p)
@@ -391,33 +415,40 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
         dp = m.movers[p]
         if dp in units and dp not in moved:
             dislodged[dp] = p
-    results: dict[str, list[str]] = {}
     used: dict[str, list[Order]] = {}
-    void, movers, convoyers = m.void, m.movers, m.convoyers
+    names: dict[str, str] = {}
+    results: dict[str, list[str]] = {}
     for p in sorted(units):
         u = units[p]
-        o = by_prov[p]
-        used.setdefault(u[0], []).append(o)
-        res: list[str] = []
-        if p in void:
-            res.append(VOID)
-        if p in movers:
-            if p not in moved:
-                if p in convoyers and not m.path(p):
-                    res.append(NO_CONVOY)
-                else:
-                    res.append(BOUNCE)
-        elif p in m.no_convoy:
-            res.append(NO_CONVOY)
-        elif o.kind == "S" and p not in void and not m.resolve("s" + p):
-            res.append(CUT)
-        if p in dislodged:
-            res.append(DISLODGED)
-            if o.kind == "C" and p not in void:
-                res.append(DISRUPTED)
-        results[f"{u[1]} {u[2]}"] = res
+        names[p] = name = UNIT_NAME[u[1], u[2]]
+        results[name] = []
+        mine = used.get(u[0])
+        if mine is None:
+            used[u[0]] = [by_prov[p]]
+        else:
+            mine.append(by_prov[p])
+    void = m.void
+    for p in void:
+        results[names[p]].append(VOID)
+    for p in m.movers:
+        if p not in moved:
+            results[names[p]].append(NO_CONVOY if p in m.convoyers and not m.path(p) else BOUNCE)
+    for p in m.no_convoy:
+        results[names[p]].append(NO_CONVOY)
+    value = m.value
+    for sups in m.supports.values():
+        for p in sups:
+            if not value["s" + p]:
+                results[names[p]].append(CUT)
+    for p in dislodged:
+        res = results[names[p]]
+        res.append(DISLODGED)
+        if by_prov[p].kind == "C" and p not in void:
+            res.append(DISRUPTED)
 
-    after = board.clone()
+    after = Board.__new__(Board)
+    after.year, after.season, after.phase_kind = board.year, board.season, board.phase_kind
+    after.centres = board.centres  # replaced, never mutated, when centres change hands
     new_units = {p: u for p, u in units.items() if p not in moved and p not in dislodged}
     for p, dest in moved.items():
         u = units[p]
@@ -448,7 +479,7 @@ def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolu
             results[f"{utype} {loc}"].append(DISBAND)
     after.units = new_units
     res = Resolution(board.phase, used, results, after,
-                     {f"{units[p][1]} {units[p][2]}": by for p, by in dislodged.items()})
+                     {UNIT_NAME[units[p][1], units[p][2]]: by for p, by in dislodged.items()})
     _advance(after, res)
     return res
 
@@ -618,6 +649,7 @@ def _advance(board: Board, res: Resolution) -> None:
 
 def capture_centres(board: Board) -> None:
     """Each supply centre goes to the power with a unit in it (winter, after fall retreats)."""
+    board.centres = dict(board.centres)  # boards may share the dict: copy before writing
     for prov, u in board.units.items():
         if prov in CENTRES:
             board.centres[prov] = u[0]

@@ -45,6 +45,7 @@ class Script:
         return self
 
     def centres(self, power: str, *centres: str) -> Script:
+        self.board.centres = dict(self.board.centres)  # boards may share it
         for c in centres:
             self.board.centres[c] = _power(power)
         self.board.changed()
