@@ -68,6 +68,9 @@ def resolve(board: Board, orders: Mapping[str, Iterable[Order]], datc: str = "2.
 class _Movement:
     """One movement adjudication; decisions are keyed by the province of the ordered unit."""
 
+    __slots__ = ("board", "convoyers", "depmin", "frames", "guessed", "into", "movers", "no_convoy", "order",
+                 "started", "state", "supports", "szykman", "tick", "units", "value", "void")
+
     def __init__(self, board: Board, by_prov: dict[str, Order], datc: str):
         self.units = board.units
         self.order = by_prov
