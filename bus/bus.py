@@ -14,7 +14,7 @@ from typing import Protocol
 
 import structlog
 
-from bus.codec import dump, pack_record
+from bus.codec import RecordCodec, dump
 from bus.messages import BUS, LOG, RUNNER, Fault, GameEnd, Message, Quiet, REFEREE
 
 _log = structlog.get_logger("detente.bus")
@@ -46,6 +46,7 @@ class Bus:
         self.placement = placement
         self.sink = sink
         self.seq = -1
+        self._codec = RecordCodec()  # bulky fields stored as deltas: a function of the log so far
         self.end: GameEnd | None = None
         self.errors = 0  # error events the referee logged (failed or misbehaving actors)
         # one structlog debug event per message (game_id, seq, actor), only when asked for with
@@ -60,7 +61,7 @@ class Bus:
             )
             to = message.to
         self.seq += 1
-        self.sink.record(pack_record(self.game_id, self.seq, cause, dump(message)))
+        self.sink.record(self._codec.encode(self.game_id, self.seq, cause, dump(message)))
         if self._trace:
             _log.debug("message", game_id=self.game_id, seq=self.seq, actor=message.sender, kind=message.kind, to=to)
         if isinstance(message, GameEnd):

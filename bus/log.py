@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from bus.codec import FORMAT_VERSION, pack, unpack
+from bus.codec import FORMAT_VERSION, RecordCodec, pack, unpack
 
 MAGIC = b"DETENTE-LOG\n"
 _FRAME = struct.Struct("<II")
@@ -74,9 +74,15 @@ class GameLog:
     """One game as read from a log: header, record maps in seq order, their byte offsets."""
 
     header: dict[str, Any]
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)  # decoded: every field whole
     offsets: list[int] = field(default_factory=list)
-    payloads: list[bytes] = field(default_factory=list)
+    payloads: list[bytes] = field(default_factory=list)  # as stored (deltas included)
+    codec: RecordCodec = field(default_factory=RecordCodec, repr=False)
+
+    def add(self, record: dict[str, Any], offset: int, payload: bytes) -> None:
+        self.records.append(self.codec.decode(record))
+        self.offsets.append(offset)
+        self.payloads.append(payload)
 
     @property
     def complete(self) -> bool:
@@ -133,9 +139,7 @@ def parse_log(data: bytes) -> LogFile:
             bad = BadFrame(offset, "record before any header")
             break
         else:
-            games[-1].records.append(item)
-            games[-1].offsets.append(offset)
-            games[-1].payloads.append(payload)
+            games[-1].add(item, offset, payload)
     return LogFile(games=games, bad=bad)
 
 
@@ -180,9 +184,7 @@ def read_game_at(path: str | Path, offset: int) -> tuple[GameLog, BadFrame | Non
             elif game is None:
                 raise LogError(f"{path}: offset {offset} is not the start of a game")
             else:
-                game.records.append(item)
-                game.offsets.append(pos)
-                game.payloads.append(payload)
+                game.add(item, pos, payload)
                 if item["msg"]["kind"] == "game_end":
                     return game, None
             pos += _FRAME.size + length

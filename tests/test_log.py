@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from bus.codec import unpack
+from bus.codec import FORMAT_VERSION, unpack
 from bus.log import MAGIC, LogError, LogWriter, frame, parse_log, read_log
 from replay.conformance import play_to_bytes
 from replay.show import show
@@ -25,7 +25,7 @@ def test_frames_round_trip():
     writer.record(b"\x81\xa1a\x01")
     log = parse_log(buf.getvalue())
     assert log.bad is None
-    assert log.games[0].header == {"format": 1, "game": "x", "game_id": "g"}
+    assert log.games[0].header == {"format": FORMAT_VERSION, "game": "x", "game_id": "g"}
     assert log.games[0].records == [{"a": 1}]
 
 
@@ -94,3 +94,28 @@ def test_not_a_log(tmp_path):
     with pytest.raises(LogError, match="no such log file"):
         read_log(tmp_path / "missing.log")
     assert MAGIC.endswith(b"\n")
+
+
+def test_bulky_fields_are_stored_as_deltas_and_read_back_whole(good):
+    """Observations and office views are deltas against the previous one to the same recipient;
+    readers get every record whole, equal to what the actors were sent."""
+    from bus.codec import _diff, _patch
+
+    log = parse_log(good).games[0]
+    requests = [(r, p) for r, p in zip(log.records, log.payloads) if r["msg"]["kind"] == "act_request"]
+    stored = [unpack(p)["msg"]["observation"] for _, p in requests]
+    assert any("$d" in s for s in stored) and all("me" in r["msg"]["observation"] for r, _ in requests)
+    first_to = {}
+    for (record, _), raw in zip(requests, stored):
+        to = record["msg"]["to"]
+        if to not in first_to:
+            first_to[to] = True
+            assert raw == record["msg"]["observation"]  # the first one to a recipient is whole
+    old = {"a": 1, "b": [1, 2], "c": {"x": 1.0}, "d": "same"}
+    for new in ({"a": 1, "b": [1, 2, 3], "c": {"x": 2.0}, "d": "same"}, {"c": {}, "a": 1.0}, {"a": True}, [1]):
+        restored = _patch(old, _diff(old, new))
+        assert restored == new and [type(v) for v in (restored.values() if isinstance(new, dict) else restored)] == [
+            type(v) for v in (new.values() if isinstance(new, dict) else new)
+        ]
+        if isinstance(new, dict):
+            assert list(restored) == list(new)
