@@ -27,9 +27,10 @@ from bus.messages import (
     Start,
     StepEvent,
     Talk,
+    TalkEvent,
     TalkTurn,
 )
-from games.api import Game, IllegalAction, Options, State
+from games.api import TALK_STATE, Game, IllegalAction, Options, State
 
 
 def player_address(seat: int) -> str:
@@ -60,7 +61,7 @@ class Referee(Actor):
         self.talk_done = False  # talk already held before the current turn's decision
         self.talk_spec: Any = None
         self.talk_round = 0
-        self.talk_waiting: set[int] = set()
+        self.talk_waiting: set[tuple[int, str]] = set()  # (seat, channel) owing a reply this round
         self.talk_lines: dict[str, list[Line]] = {}
         self._seen: dict[int, dict[str, Any]] = {}  # observations of the current node, by seat
 
@@ -86,7 +87,7 @@ class Referee(Actor):
             return self._fail(seat, message.actor, f"raised {message.error}")
         if isinstance(message, Quiet):
             out: list[Message] = []
-            for seat in sorted(self.talk_waiting | set(self.waiting)):
+            for seat in sorted({seat for seat, _ in self.talk_waiting} | set(self.waiting)):
                 out += self._fail(seat, player_address(seat), "no reply")
             return out
         return [self._error(message.sender, f"unexpected message kind {message.kind!r}", "ignored")]
@@ -151,7 +152,8 @@ class Referee(Actor):
         action = message.action
         if action not in legal:
             default = self.state.default_action(seat)
-            out.append(self._error(message.sender, f"illegal action {action!r}", default))
+            why = self.state.why_illegal(seat, action)
+            out.append(self._error(message.sender, f"illegal action {action!r}" + (f": {why}" if why else ""), default))
             action = default
         self.actions[seat] = action
         return out + self._maybe_apply()
@@ -185,8 +187,9 @@ class Referee(Actor):
             default = self.state.default_action(seat)
             self.actions[seat] = default if default in legal else legal[0]
             return [self._error(actor, reason, self.actions[seat])] + self._maybe_apply()
-        if seat in self.talk_waiting:
-            self.talk_waiting.discard(seat)
+        owed = {key for key in self.talk_waiting if key[0] == seat}
+        if owed:
+            self.talk_waiting -= owed
             return [self._error(actor, reason, "silence")] + self._maybe_close_round()
         return [self._error(actor, reason, "ignored")]
 
@@ -210,7 +213,7 @@ class Referee(Actor):
             for seat in members:
                 if self.talkers is not None and seat not in self.talkers:
                     continue
-                self.talk_waiting.add(seat)
+                self.talk_waiting.add((seat, channel))
                 out.append(
                     TalkTurn(
                         sender=REFEREE,
@@ -229,7 +232,7 @@ class Referee(Actor):
         seat = seat_of(message.sender)
         spec = self.talk_spec
         if (
-            seat not in self.talk_waiting
+            (seat, message.channel) not in self.talk_waiting
             or message.sender != player_address(seat)
             or message.turn != self.turn
             or message.round != self.talk_round
@@ -237,12 +240,11 @@ class Referee(Actor):
             or seat not in spec.channels[message.channel]
         ):
             return [self._error(message.sender, f"unexpected talk on {message.channel!r}", "ignored")]
-        self.talk_waiting.discard(seat)
+        self.talk_waiting.discard((seat, message.channel))
         out: list[Message] = []
         kept = []
-        check = getattr(self.state, "validate_talk", None)
         for item in message.says:
-            reason = check(seat, message.channel, item) if check else None
+            reason = self.state.validate_talk(seat, message.channel, item)
             if reason:
                 out.append(self._error(message.sender, f"invalid talk {item.kind}: {reason}", "dropped"))
             else:
@@ -255,6 +257,8 @@ class Referee(Actor):
         if self.talk_waiting:
             return []
         spec = self.talk_spec
+        state = self.state
+        stateful = self.game.has(TALK_STATE)
         out: list[Message] = []
         spoke = False
         for channel, lines in self.talk_lines.items():
@@ -262,19 +266,38 @@ class Referee(Actor):
                 continue
             spoke = True
             lines_sorted = tuple(sorted(lines, key=lambda line: line.speaker))
+            if stateful:  # the rules take in the round's talk (e.g. confirm deals), logged for replay
+                for line in lines_sorted:
+                    for item in line.says:
+                        state.apply_talk(line.speaker, channel, item)
+                self.step += 1
+                self._seen = {}
+                out.append(TalkEvent(sender=REFEREE, to=LOG, step=self.step, turn=self.turn, channel=channel,
+                                     round=self.talk_round, lines=lines_sorted, digest=state.digest()))
             for seat in spec.channels[channel]:
-                out.append(
-                    Heard(
-                        sender=REFEREE,
-                        to=player_address(seat),
-                        turn=self.turn,
-                        channel=channel,
-                        round=self.talk_round,
-                        lines=lines_sorted,
-                    )
-                )
+                heard = self._heard_by(seat, channel, lines_sorted)
+                if heard:
+                    out.append(Heard(sender=REFEREE, to=player_address(seat), turn=self.turn, channel=channel,
+                                     round=self.talk_round, lines=heard))
         self.talk_round += 1
         if spoke and self.talk_round < spec.max_rounds:
             return out + self._open_round()
         self.talk_spec = None
         return out + self._advance()
+
+    def _heard_by(self, seat: int, channel: str, lines: tuple[Line, ...]) -> tuple[Line, ...]:
+        """The lines `seat` hears: all of them, less private items addressed to others."""
+        out = []
+        for line in lines:
+            if line.speaker == seat:
+                out.append(line)
+                continue
+            says = tuple(
+                item for item in line.says
+                if (aud := self.state.talk_audience(line.speaker, channel, item)) is None or seat in aud
+            )
+            if len(says) == len(line.says):
+                out.append(line)
+            elif says:
+                out.append(Line(speaker=line.speaker, says=says))
+        return tuple(out)

@@ -144,6 +144,18 @@ class Heard(Message):
     lines: tuple[Line, ...]
 
 
+class TalkEvent(Message):
+    """Record: the kept talk of a closed round, as applied to the state (games with TALK_STATE)."""
+
+    kind: Literal["talk_round"] = "talk_round"
+    step: int
+    turn: int
+    channel: str
+    round: int
+    lines: tuple[Line, ...]
+    digest: str
+
+
 class GameEnd(Message):
     """Record: the last of a game. Returns per player, winners, final digest."""
 
@@ -221,6 +233,7 @@ AnyMessage = Annotated[
         TalkTurn,
         Talk,
         Heard,
+        TalkEvent,
         GameEnd,
         OfficeRequest,
         OfficeReply,

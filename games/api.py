@@ -25,6 +25,7 @@ SIMULTANEOUS = "simultaneous"  # more than one player may act at one node
 CHANCE = "chance"  # the game has chance nodes (deals, dice, shuffles)
 PRIVATE_INFORMATION = "private_information"  # observations differ per player
 TALK = "talk"  # some nodes open talk channels
+TALK_STATE = "talk_state"  # talk changes the state (e.g. the rules confirm deals): see apply_talk
 
 ABSTAIN = "abstain"  # conventional default action name where a game has one
 
@@ -88,6 +89,10 @@ class State:
         """Sorted, unique legal actions of `player` at this node (empty if not to act)."""
         raise NotImplementedError
 
+    def why_illegal(self, player: int, action: str) -> str | None:
+        """A reason `action` is not legal for `player` here (for the error event), if the rules can say."""
+        return None
+
     def default_action(self, player: int) -> str:
         """What the rules apply for a player who failed to act (abstain or its equivalent)."""
         raise NotImplementedError
@@ -99,6 +104,20 @@ class State:
     def talk(self) -> TalkSpec | None:
         """Talk channels open before this node's decision, or None."""
         return None
+
+    def validate_talk(self, player: int, channel: str, item: TalkItem) -> str | None:
+        """Why `player` may not say `item` on `channel` now (dropped with a logged reason), or None."""
+        return None
+
+    def talk_audience(self, player: int, channel: str, item: TalkItem) -> tuple[int, ...] | None:
+        """Who hears `item` besides its speaker (private press), or None for the whole channel."""
+        return None
+
+    def apply_talk(self, player: int, channel: str, item: TalkItem) -> None:
+        """Fold a valid talk item into the state (games with TALK_STATE: e.g. confirm a deal).
+
+        The referee applies the kept items of a closed round in speaker order and logs them with
+        the state digest, so replay folds talk like any other event."""
 
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` knows now, as JSON-ready data with string keys."""

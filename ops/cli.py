@@ -224,6 +224,18 @@ def _cmd_transcript(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    from ops.export_diplomacy import export_game
+
+    game, _ = _load_game(args.log, args.game)
+    try:
+        data = export_game(game)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(data))
+    return 0
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from games.registry import GAMES
 
@@ -293,6 +305,13 @@ def build_parser() -> argparse.ArgumentParser:
     trans.add_argument("--format", choices=("text", "json"), default="text")
     trans.add_argument("--game", default=None)
     trans.set_defaults(func=_cmd_transcript)
+
+    export = sub.add_parser("export", help="export a logged game to another tool's format")
+    esub = export.add_subparsers(dest="export_format", required=True, parser_class=_Parser)
+    dj = esub.add_parser("diplomacy-json", help="the diplomacy package's saved-game JSON (its viewers open it)")
+    dj.add_argument("log", help="a log file, or a tournament folder with --game")
+    dj.add_argument("--game", default=None)
+    dj.set_defaults(func=_cmd_export)
 
     sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
     sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)

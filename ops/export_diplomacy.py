@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bus.log import read_log
+from bus.log import GameLog, read_log
 from games.diplomacy.board import HOMES, POWERS, Board
 from replay.fold import initial_state
 
@@ -26,11 +26,15 @@ def export_log(path: str | Path, game_index: int = 0) -> dict[str, Any]:
     log = read_log(path)
     if not log.games:
         raise ValueError(f"{path}: no game in the log")
-    game = log.games[game_index]
+    return export_game(log.games[game_index], game_id=f"detente-{log.games[game_index].header.get('seed', 0)}-{game_index}")
+
+
+def export_game(game: GameLog, game_id: str | None = None) -> dict[str, Any]:
+    """The saved-game dict of one logged game (raises ValueError if it is not Diplomacy)."""
     header = game.header
     if header.get("game") != "diplomacy":
-        raise ValueError(f"{path}: game {header.get('game')!r} is not diplomacy")
-    game_id = f"detente-{header.get('seed', 0)}-{game_index}"
+        raise ValueError(f"game {header.get('game')!r} is not diplomacy")
+    game_id = game_id or str(header.get("game_id"))
     state = initial_state(header)
     phases: list[dict[str, Any]] = []
     for record in game.records:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bus.codec import load
 from bus.log import GameLog
 from games.api import State
 from games.registry import get_game
@@ -49,6 +50,10 @@ def fold(log: GameLog, at: int | None = None, check: bool = True) -> Folded:
             state.apply_chance(msg["outcome"])
         elif kind == "step":
             state.apply_actions({int(p): a for p, a in msg["actions"].items()})
+        elif kind == "talk_round":
+            for line in load(msg).lines:
+                for item in line.says:
+                    state.apply_talk(line.speaker, msg["channel"], item)
         else:
             continue
         steps += 1

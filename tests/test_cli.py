@@ -112,3 +112,17 @@ def test_transcript_text_and_json(tmp_path, capsys):
     assert code == 0 and isinstance(json.loads(out), dict)
     code, _, err = _run(capsys, "replay", "transcript", str(log), "--player", "42")
     assert code == 2 and "not a seat" in err
+
+
+def test_export_diplomacy_json(tmp_path, capsys):
+    import json
+
+    log = tmp_path / "g.log"
+    assert _run(capsys, "play", "diplomacy", "--seed", "3", "--agents", "random", "--log", str(log), "--option", "max_year=1902")[0] == 0
+    code, out, _ = _run(capsys, "export", "diplomacy-json", str(log))
+    data = json.loads(out)
+    assert code == 0 and data["map"] == "standard" and data["phases"][0]["name"] == "S1901M"
+    other = tmp_path / "w.log"
+    assert _run(capsys, "play", "werewolves", "--seed", "1", "--agents", "random", "--log", str(other))[0] == 0
+    code, _, err = _run(capsys, "export", "diplomacy-json", str(other))
+    assert code == 2 and "not diplomacy" in err
