@@ -85,6 +85,8 @@ class BatchPlayer:
                 continue
             end = result.end
             scores = list(end.returns)
+            # a game may rank players itself (Diplomacy: by centres, then by when eliminated)
+            ranks = [float(r) for r in end.extra["ranks"]] if "ranks" in end.extra else ranks_of(scores)
             rows.append(
                 {
                     "game_id": game_id(idx),
@@ -93,7 +95,7 @@ class BatchPlayer:
                     "seats": [e.name for e in seated],
                     "agents": header["agents"],
                     "scores": scores,
-                    "ranks": ranks_of(scores),
+                    "ranks": ranks,
                     "winners": list(end.winners),
                     "roles": [str(r) for r in end.extra.get("roles", [])],
                     "steps": end.steps,
