@@ -64,6 +64,7 @@ class DiplomacyState(State):
         self._last: dict[str, Any] | None = None
         self._slots: list[list[str]] | None = None
         self._legal: dict[int, list[str]] = {}
+        self._eliminated: dict[str, str] = {}  # power -> phase that left it no unit and no centre
 
     # -- slots -----------------------------------------------------------------------------
     def _slots_now(self) -> list[list[str]]:
@@ -213,6 +214,9 @@ class DiplomacyState(State):
             "results": {u: list(r) for u, r in sorted(res.results.items())},
         }
         self._board = res.after
+        gone = [p for p in POWERS if p not in self._eliminated and not _alive(self._board, p)]
+        if gone:  # replaced, never mutated: clones share it
+            self._eliminated = {**self._eliminated, **{p: res.phase for p in gone}}
         self._pending = [[] for _ in POWERS]
         self._slots, self._legal = None, {}
         if res.winters:
@@ -271,15 +275,21 @@ class DiplomacyState(State):
         return new
 
     def outcome(self) -> Outcome:
+        """Returns (see the module docstring) and, in `extra`, per seat (POWERS order): `roles`
+        (power names), `centres`, `eliminated` (the phase that left the power with no unit and
+        no centre, or None) and `ranks`: 1-7 by centres among the powers still alive, below them
+        the eliminated ones by phase of elimination (later is better); ties share the mean rank."""
         if not self._over:
             raise ValueError("the game is not over")
         b = self._board
         counts = [len(b.centres_of(p)) for p in POWERS]
+        gone = [self._eliminated.get(p) for p in POWERS]
+        extra = {"roles": list(POWERS), "centres": counts, "eliminated": gone,
+                 "ranks": _ranks(counts, gone), "phase": b.phase}
         if self._winner is not None:
             w = self._winner
             return Outcome(returns=tuple(1.0 if s == w else 0.0 for s in range(len(POWERS))),
-                           winners=(w,), summary=f"{POWERS[w]} wins with {counts[w]} centres",
-                           extra={"centres": dict(zip(POWERS, counts)), "phase": b.phase})
+                           winners=(w,), summary=f"{POWERS[w]} wins with {counts[w]} centres", extra=extra)
         if self._o.draw == "survivors":
             alive = [s for s in range(len(POWERS)) if counts[s] > 0]
             returns = tuple(1.0 / len(alive) if s in alive else 0.0 for s in range(len(POWERS)))
@@ -287,8 +297,7 @@ class DiplomacyState(State):
             total = sum(counts) or 1
             returns = tuple(c / total for c in counts)
         lead = ", ".join(f"{p[:3]} {c}" for p, c in sorted(zip(POWERS, counts), key=lambda x: -x[1]) if c)
-        return Outcome(returns=returns, winners=(), summary=f"draw after {b.year - 1} ({lead})",
-                       extra={"centres": dict(zip(POWERS, counts)), "phase": b.phase})
+        return Outcome(returns=returns, winners=(), summary=f"draw after {b.year - 1} ({lead})", extra=extra)
 
     # -- serialisation ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -299,6 +308,7 @@ class DiplomacyState(State):
             "winner": self._winner,
             "over": self._over,
             "last": self._last,
+            "eliminated": dict(self._eliminated),
         }
 
     def clone(self) -> DiplomacyState:
@@ -329,6 +339,24 @@ class DiplomacyState(State):
 _SEAT = {p: i for i, p in enumerate(POWERS)}
 
 
+def _alive(b: Board, power: str) -> bool:
+    """A power is in the game while it has a unit (dislodged ones too) or a centre."""
+    return (any(u[0] == power for u in b.units.values()) or power in b.centres.values()
+            or any(d[0] == power for d in b.dislodged.values()))
+
+
+def _phase_key(phase: str) -> tuple[int, int, int]:
+    """Chronological order of phase names (`F1905R` < `W1905A` < `S1906M`)."""
+    return int(phase[1:5]), "SFW".index(phase[0]), "MRA".index(phase[5])
+
+
+def _ranks(counts: list[int], eliminated: list[str | None]) -> list[float]:
+    """Rank 1 is best: alive powers by centres, then the eliminated by phase of elimination
+    (later is better); tied powers share the mean of the ranks they span."""
+    keys = [(0, 0, _phase_key(e)) if e is not None else (1, c, (0, 0, 0)) for c, e in zip(counts, eliminated)]
+    return [sum(1 for t in keys if t > k) + (sum(1 for t in keys if t == k) + 1) / 2 for k in keys]
+
+
 class Diplomacy(Game):
     """Standard Diplomacy on the 1901 map, DATC-correct adjudication."""
 
@@ -355,4 +383,5 @@ class Diplomacy(Game):
         state._winner = data["winner"]
         state._over = bool(data["over"])
         state._last = data["last"]
+        state._eliminated = dict(data.get("eliminated", {}))
         return state
