@@ -11,7 +11,10 @@ every power is filled. Agents that search whole order sets call the pure adjudic
 
 Information: the position is public; the only hidden thing is the orders other powers have
 already given in the current phase (moves are simultaneous). Hence PRIVATE_INFORMATION, with
-`resample_hidden` redrawing those pending orders. No chance. No talk yet (deals: issue 7).
+`resample_hidden` redrawing those pending orders. No chance. Talk: before each movement phase's
+orders, `press_rounds` rounds of private press on one "press" channel in the negotiation language
+of talk.py; the rules confirm deals and record broken ones (deals.py), so talk changes the state
+(TALK_STATE) and replay folds it.
 
 Defaults for a power that does not act (civil disorder): hold; disband a dislodged unit; waive a
 build; remove the unit furthest from home. Returns: 1 to a solo winner (victory_centres, default
@@ -27,8 +30,21 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from games.api import PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
+from games.api import (
+    PRIVATE_INFORMATION,
+    SIMULTANEOUS,
+    TALK,
+    TALK_STATE,
+    Game,
+    IllegalAction,
+    Options,
+    Outcome,
+    State,
+    TalkSpec,
+)
 from games.diplomacy.adjudicator import civil_disorder_removals, resolve
+from games.diplomacy.deals import Ledger
+from games.diplomacy.talk import TALK_MODELS
 from games.diplomacy.board import (
     CENTRES,
     POWERS,
@@ -49,6 +65,8 @@ class DiplomacyOptions(Options):
     victory_centres: int = Field(18, ge=1, le=len(CENTRES))
     datc: Literal["2.4", "3.0"] = "2.4"  # 3.0: an adjacent move uses a convoy only if ordered VIA
     draw: Literal["centres", "survivors"] = "centres"  # how a draw's returns are shared
+    press_rounds: int = Field(3, ge=0)  # negotiation rounds before each movement phase's orders
+    binding_deals: bool = False  # confirmed deals enforced: breaking orders replaced (BANDANA)
 
 
 class DiplomacyState(State):
@@ -64,6 +82,7 @@ class DiplomacyState(State):
         self._last: dict[str, Any] | None = None
         self._slots: list[list[str]] | None = None
         self._legal: dict[int, list[str]] = {}
+        self._deals = Ledger()
         self._eliminated: dict[str, str] = {}  # power -> phase that left it no unit and no centre
 
     # -- slots -----------------------------------------------------------------------------
@@ -207,6 +226,7 @@ class DiplomacyState(State):
         b = self._board
         typed = {POWERS[s]: [parse_order(b, POWERS[s], o) for o in os]
                  for s, os in enumerate(self._pending) if os}
+        typed = self._deals.check(b, typed, self._o.binding_deals)
         res = resolve(b, typed, self._o.datc)
         self._last = {
             "phase": res.phase,
@@ -229,6 +249,30 @@ class DiplomacyState(State):
         if not self._over and not any(self._slots_now()):
             self._over = True  # nobody has anything left to order (cannot happen on this map)
         self._slots = None
+
+    # -- negotiation (thesis 5.1; the language is in talk.py, the ledger in deals.py) ---------
+    def _alive(self) -> set[str]:
+        b = self._board
+        return {u[0] for u in b.units.values()} | set(b.centres.values())
+
+    def talk(self) -> TalkSpec | None:
+        """One "press" channel of the powers still in the game, before a movement phase's orders."""
+        if self._over or self._board.phase_kind != "M" or self._o.press_rounds == 0 or any(self._pending):
+            return None
+        alive = self._alive()
+        members = tuple(s for s, p in enumerate(POWERS) if p in alive)
+        return TalkSpec(channels={"press": members}, max_rounds=self._o.press_rounds) if len(members) > 1 else None
+
+    def validate_talk(self, player: int, channel: str, item: Any) -> str | None:
+        if channel != "press":
+            return f"no channel {channel!r} in Diplomacy"
+        return self._deals.validate(self._board, POWERS[player], item, self._alive())
+
+    def talk_audience(self, player: int, channel: str, item: Any) -> tuple[int, ...]:
+        return tuple(_SEAT[p] for p in self._deals.audience(POWERS[player], item))
+
+    def apply_talk(self, player: int, channel: str, item: Any) -> None:
+        self._deals.apply(self._board.phase, POWERS[player], item)
 
     # -- information -----------------------------------------------------------------------
     def _public(self) -> dict[str, Any]:
@@ -257,6 +301,7 @@ class DiplomacyState(State):
             "last": self._last,
             "over": self._over,
             "winner": None if self._winner is None else POWERS[self._winner],
+            "deals": self._deals.visible_to(POWERS[player]),
         })
         return obs
 
@@ -309,6 +354,7 @@ class DiplomacyState(State):
             "over": self._over,
             "last": self._last,
             "eliminated": dict(self._eliminated),
+            "deals": self._deals.to_json(),
         }
 
     def clone(self) -> DiplomacyState:
@@ -317,6 +363,7 @@ class DiplomacyState(State):
         new._board = self._board.clone()
         new._pending = [list(os) for os in self._pending]
         new._legal = dict(self._legal)
+        new._deals = self._deals.clone()
         return new  # `_last` and `_pub` are replaced, never mutated
 
     @property
@@ -362,7 +409,8 @@ class Diplomacy(Game):
 
     name = "diplomacy"
     options_model = DiplomacyOptions
-    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION})
+    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION, TALK, TALK_STATE})
+    talk_models = TALK_MODELS
     min_return = 0.0
     max_return = 1.0
     max_steps = 20_000
@@ -384,4 +432,5 @@ class Diplomacy(Game):
         state._over = bool(data["over"])
         state._last = data["last"]
         state._eliminated = dict(data.get("eliminated", {}))
+        state._deals = Ledger.from_json(data["deals"])
         return state

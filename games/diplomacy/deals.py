@@ -1,0 +1,275 @@
+"""The deal ledger of a Diplomacy game: proposals, acceptances, confirmed deals, broken deals.
+
+Pure data kept in the state (`DiplomacyState._deals`) and serialised with it. The referee folds
+each round's talk in with `apply`; `check` runs at adjudication and records every confirmed
+commitment the submitted orders break (and, with binding deals, rewrites the breaking orders).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from games.diplomacy.board import POWERS, PROVINCES, Board, Order, OrderError, parse_order
+from games.diplomacy.talk import (
+    Alliance,
+    Commitment,
+    DipAccept,
+    DipPropose,
+    DipReject,
+    DipRetract,
+    Dmz,
+    OrderCommitment,
+    Peace,
+    deal_key,
+    parties,
+)
+
+_COMMITMENT = TypeAdapter(Commitment)
+
+
+def phase_key(phase: str) -> tuple[int, int, int]:
+    """Chronological sort key of a phase name such as "F1901M"."""
+    return int(phase[1:5]), "SFW".index(phase[0]), "MRA".index(phase[5])
+
+
+def _valid_phase(phase: str) -> bool:
+    return len(phase) == 6 and phase[0] in "SFW" and phase[1:5].isdigit() and phase[5] in "MRA"
+
+
+class Ledger:
+    """Open proposals (key -> deal), confirmed deals, and the deal events each party sees."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, dict[str, Any]] = {}
+        self.confirmed: dict[str, dict[str, Any]] = {}
+        self.used: set[str] = set()  # every key ever proposed (ids are never reused)
+        self.events: list[dict[str, Any]] = []
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "open": {k: dict(v) for k, v in sorted(self.open.items())},
+            "confirmed": {k: dict(v) for k, v in sorted(self.confirmed.items())},
+            "used": sorted(self.used),
+            "events": list(self.events),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Ledger":
+        ledger = cls()
+        ledger.open = {k: dict(v) for k, v in data["open"].items()}
+        ledger.confirmed = {k: dict(v) for k, v in data["confirmed"].items()}
+        ledger.used = set(data["used"])
+        ledger.events = list(data["events"])
+        return ledger
+
+    def clone(self) -> "Ledger":
+        new = Ledger()
+        new.open = {k: {**v, "accepted": list(v["accepted"])} for k, v in self.open.items()}
+        new.confirmed = dict(self.confirmed)
+        new.used = set(self.used)
+        new.events = list(self.events)  # events are never mutated once recorded
+        return new
+
+    # -- talk ------------------------------------------------------------------------------
+    def audience(self, speaker: str, item: Any) -> tuple[str, ...]:
+        """The powers that hear a talk item: the deal's parties."""
+        if isinstance(item, DipPropose):
+            return parties(speaker, item.commitments)
+        key = deal_key(item.proposer if isinstance(item, (DipAccept, DipReject)) else speaker, item.deal_id)
+        deal = self.open.get(key) or self.confirmed.get(key)
+        return tuple(deal["parties"]) if deal else (speaker,)
+
+    def validate(self, board: Board, speaker: str, item: Any, alive: set[str]) -> str | None:
+        """Why a talk item cannot be taken, or None."""
+        if isinstance(item, DipPropose):
+            key = deal_key(speaker, item.deal_id)
+            if key in self.used:
+                return f"deal id {item.deal_id} already used by {speaker}"
+            for c in item.commitments:
+                reason = _check_commitment(board, c, alive)
+                if reason:
+                    return reason
+            if len(parties(speaker, item.commitments)) < 2:
+                return "a deal needs another party"
+            return None
+        if isinstance(item, (DipAccept, DipReject)):
+            if item.proposer not in POWERS:
+                return f"{item.proposer!r} is not a power in the game"
+            deal = self.open.get(deal_key(item.proposer, item.deal_id))
+            if deal is None:
+                return f"no open deal {deal_key(item.proposer, item.deal_id)}"
+            if speaker not in deal["parties"] or speaker == item.proposer:
+                return f"{speaker} is not a party asked to accept {deal_key(item.proposer, item.deal_id)}"
+            if speaker in deal["accepted"] and isinstance(item, DipAccept):
+                return f"{speaker} already accepted {deal_key(item.proposer, item.deal_id)}"
+            return None
+        if isinstance(item, DipRetract):
+            if deal_key(speaker, item.deal_id) not in self.open:
+                return f"no open deal {deal_key(speaker, item.deal_id)} of {speaker} to retract"
+            return None
+        return f"{type(item).__name__} is not Diplomacy talk"
+
+    def apply(self, phase: str, speaker: str, item: Any) -> None:
+        """Take a valid talk item in (the referee applies a round's items in speaker order)."""
+        if isinstance(item, DipPropose):
+            key = deal_key(speaker, item.deal_id)
+            self.used.add(key)
+            self.open[key] = {
+                "key": key,
+                "proposer": speaker,
+                "parties": list(parties(speaker, item.commitments)),
+                "commitments": [c.model_dump(mode="json") for c in item.commitments],
+                "accepted": [speaker],
+                "proposed": phase,
+            }
+            self._event(phase, "proposed", key, self.open[key]["parties"], by=speaker)
+            return
+        if isinstance(item, DipRetract):
+            deal = self.open.pop(deal_key(speaker, item.deal_id))
+            self._event(phase, "retracted", deal["key"], deal["parties"], by=speaker)
+            return
+        key = deal_key(item.proposer, item.deal_id)
+        deal = self.open[key]
+        if isinstance(item, DipReject):
+            del self.open[key]
+            self._event(phase, "rejected", key, deal["parties"], by=speaker)
+            return
+        deal["accepted"] = sorted(set(deal["accepted"]) | {speaker})
+        self._event(phase, "accepted", key, deal["parties"], by=speaker)
+        if set(deal["accepted"]) == set(deal["parties"]):
+            del self.open[key]
+            done = {k: v for k, v in deal.items() if k != "accepted"}
+            done["confirmed"] = phase
+            self.confirmed[key] = done
+            self._event(phase, "confirmed", key, deal["parties"])
+
+    def _event(self, phase: str, kind: str, key: str, to: list[str], **extra: Any) -> None:
+        self.events.append({"phase": phase, "type": kind, "deal": key, "to": sorted(to), **extra})
+
+    def visible_to(self, power: str) -> dict[str, Any]:
+        """The deal part of `power`'s observation."""
+        return {
+            "open": [d for _, d in sorted(self.open.items()) if power in d["parties"]],
+            "confirmed": [d for _, d in sorted(self.confirmed.items()) if power in d["parties"]],
+            "events": [e for e in self.events if power in e["to"]],
+        }
+
+    # -- adjudication ----------------------------------------------------------------------
+    def check(self, board: Board, orders: dict[str, list[Order]], binding: bool) -> dict[str, list[Order]]:
+        """Record every confirmed commitment broken by `orders` in this phase; with `binding`,
+        replace breaking orders (by the committed order, or by a hold) and return the orders."""
+        phase = board.phase
+        year = board.year
+        for key, deal in sorted(self.confirmed.items()):
+            for raw in deal["commitments"]:
+                c = _COMMITMENT.validate_python(raw)
+                for power, index, why in _breaches(board, orders, c, phase, year):
+                    fixed = _repair(board, orders[power][index], c) if binding else None
+                    if fixed is not None:
+                        orders[power][index] = fixed
+                    self._event(phase, "broken", key, deal["parties"], by=power, detail=why,
+                                enforced=fixed is not None)
+        # deals whose every commitment lies in the past are done; open proposals lapse each phase
+        for key in [k for k, d in self.confirmed.items() if _expired(d, phase)]:
+            del self.confirmed[key]
+        for key, deal in sorted(self.open.items()):
+            self._event(phase, "lapsed", key, deal["parties"])
+        self.open = {}
+        return orders
+
+
+def _check_commitment(board: Board, c: Any, alive: set[str]) -> str | None:
+    named = []
+    if isinstance(c, OrderCommitment):
+        named = [c.power]
+    elif isinstance(c, (Dmz, Peace)):
+        named = list(c.powers)
+    elif isinstance(c, Alliance):
+        named = list(c.allies) + list(c.enemies)
+    for power in named:
+        if power not in POWERS:
+            return f"{power!r} is not a power in the game"
+        if power not in alive:
+            return f"{power} is out of the game"
+    if isinstance(c, (OrderCommitment, Dmz)):
+        if not _valid_phase(c.phase):
+            return f"{c.phase!r} is not a phase"
+        if phase_key(c.phase) < phase_key(board.phase):
+            return f"a commitment for past phase {c.phase} (now {board.phase})"
+    if isinstance(c, OrderCommitment):
+        if c.phase == board.phase:
+            try:
+                parse_order(board, c.power, c.order)
+            except OrderError as exc:
+                return f"order commitment {c.order!r}: {exc}"
+    if isinstance(c, Dmz):
+        bad = [p for p in c.provinces if p not in PROVINCES]
+        if bad:
+            return f"unknown province {bad[0]!r}"
+    if isinstance(c, (Peace, Alliance)) and c.until < board.year:
+        return f"a commitment ending in past year {c.until}"
+    return None
+
+
+def _target(order: Order) -> str:
+    """The province an order moves into or supports a move into ("" if none)."""
+    return order.dest[:3] if order.kind in ("-", "S") and order.dest else ""
+
+
+def _breaches(board: Board, orders: dict[str, list[Order]], c: Any, phase: str, year: int):
+    if isinstance(c, OrderCommitment):
+        if c.phase != phase:
+            return
+        try:
+            want = parse_order(board, c.power, c.order)
+        except OrderError:
+            return  # a unit lost since the deal: nothing left to keep
+        for i, o in enumerate(orders.get(c.power, [])):
+            if o.loc[:3] == want.loc[:3] and o.text() != want.text():
+                yield c.power, i, f"ordered {o.text()} instead of {want.text()}"
+        return
+    if isinstance(c, Dmz):
+        if c.phase != phase:
+            return
+        zone = set(c.provinces)
+        for power in c.powers:
+            for i, o in enumerate(orders.get(power, [])):
+                if o.kind == "-" and o.dest[:3] in zone:
+                    yield power, i, f"{o.text()} enters the demilitarised {o.dest[:3]}"
+        return
+    friends = c.powers if isinstance(c, Peace) else c.allies
+    if year > c.until or not phase.endswith("M"):
+        return
+    for power in friends:
+        for i, o in enumerate(orders.get(power, [])):
+            where = _target(o)
+            if not where:
+                continue
+            unit = board.units.get(where)
+            owner = unit[0] if unit else board.centres.get(where)
+            if owner in friends and owner != power:
+                yield power, i, f"{o.text()} attacks {owner}, a party to the {c.type}"
+
+
+def _repair(board: Board, order: Order, c: Any) -> Order | None:
+    if isinstance(c, OrderCommitment):
+        try:
+            return parse_order(board, c.power, c.order)
+        except OrderError:
+            return None
+    if isinstance(c, Dmz):
+        return Order("H", order.utype, order.loc)
+    return None  # peace and alliances are never enforced, only recorded
+
+
+def _expired(deal: dict[str, Any], phase: str) -> bool:
+    now = phase_key(phase)
+    for raw in deal["commitments"]:
+        if "phase" in raw and phase_key(raw["phase"]) > now:
+            return False
+        if "until" in raw and raw["until"] >= now[0] and not (raw["until"] == now[0] and phase[0] == "W"):
+            return False
+    return True
