@@ -1,0 +1,1 @@
+"""Diplomacy agents: DumbBot (and, later, DipBlue and AlphaDip) as Alpha offices."""
