@@ -14,7 +14,9 @@ where the threat of power P on `c` is the number of P's units in `c` or able to 
 and the threat is the largest over the powers that count (not our trusted peace partners, not
 powers whose predicted goal value for `c` is below GOAL_FLOOR, not units committed elsewhere by
 a confirmed deal of a trusted power). Cut supports and convoys are not modelled. Centres we own
-that nobody can reach are guaranteed whatever we do: they are left out of the search.
+that nobody can reach are guaranteed whatever we do: they are left out of the search; so are all
+centres we own in spring (ownership changes only in the fall: their defence is left to the Order
+Finder, whose DumbBot values weigh it), which keeps spring moves from freezing into holds.
 
 The search (NB3-like: de Jonge & Sierra's negotiation-based branch and bound) walks the targets
 in order of their best option, choosing for each one of its options whose units are still free,
@@ -169,8 +171,8 @@ def targets(sit: Situation) -> list[str]:
         mine_here = occ is not None and occ[0] == me
         if not mine_here and not any(board.units[p][0] == me for p in reach.get(c, ())):
             continue
-        if owner == me and not mine_here and threat(sit, c) == 0:
-            continue
+        if owner == me and (board.season == "S" or threat(sit, c) == 0):
+            continue  # ours whatever we do (in spring, left to the Order Finder's defence values)
         out.append(c)
     return out
 

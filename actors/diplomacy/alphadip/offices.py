@@ -1,0 +1,403 @@
+"""AlphaDip's offices (thesis 5.1.1): the Strategy, Foreign and Intelligence Offices.
+
+KB sections they read and write: `trust` {power: t} (0 full trust, 1 neutral, higher less
+trust), `goals` {power: {centre: g}} (predicted goal values, 1 neutral), `io` (what the IO has
+already read), `fo` (deal ids and what the FO asked this year), `deal_values` {deal key: utility
+change for us}, `suggestions` (the SO's, as JSON moves in `Suggestion.action`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, StrategyOffice
+from actors.diplomacy.alphadip.tactics import Situation, own_goals, search
+from actors.diplomacy.view import board_from_observation
+from bus.messages import KBUpdate, OfficeRequest, Suggestion
+from games.diplomacy.board import CENTRES, POWERS, Board
+from games.diplomacy.talk import Alliance, DipAccept, DipPropose, DipReject, OrderCommitment, Peace
+
+
+class AlphaDipParams(BaseModel):
+    """AlphaDip's numbers. The IO's goal constants are the thesis' algorithm 3; the trust steps
+    are ours (the thesis' pages on the IO's trust are missing from the text we have)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    node_budget: int = Field(600, ge=1)  # branch-and-bound nodes per search (never a time limit)
+    keep: int = Field(4, ge=1)  # moves suggested besides the fallback
+    goal_decay: float = 0.99  # algorithm 3: every goal value, every phase
+    goal_support: float = 0.04  # algorithm 3: g += 0.04 g per order or deal supporting the goal
+    goal_against: float = 0.95  # algorithm 3: g *= 0.95 per order or deal against it
+    trust_broken: float = 0.5  # trust += this per deal the power broke (less trust)
+    trust_kept: float = 0.9  # trust *= this per phase the power kept its deals with us
+    accept_loss: float = 0.0  # the most utility we give up to accept an order commitment
+
+
+def prior_trust(traits: dict[str, Any]) -> float:
+    """Trust value of a stranger from the `trust` trait: 0.5 -> 1 (neutral), 1 -> 0, 0 -> 2."""
+    return round(2.0 * (1.0 - float(traits.get("trust", 0.5))), 6)
+
+
+def alive(obs: dict[str, Any]) -> list[str]:
+    return [p for p in POWERS if obs["units"].get(p) or obs["centres"].get(p)]
+
+
+def partners(obs: dict[str, Any], year: int | None = None) -> set[str]:
+    """Powers in a confirmed peace or alliance with us that covers `year` (default: now)."""
+    me, year = obs["power"], year or obs["year"]
+    out: set[str] = set()
+    for d in obs["deals"]["confirmed"]:
+        for c in d["commitments"]:
+            group = c.get("powers") if c["type"] == "peace" else c.get("allies") if c["type"] == "alliance" else None
+            if group and me in group and c["until"] >= year:
+                out.update(p for p in group if p != me)
+    return out
+
+
+def _commitments_now(obs: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for d in obs["deals"]["confirmed"] for c in d["commitments"]
+            if c.get("phase") == obs["phase"]]
+
+
+def situation(view: dict[str, Any], board: Board, honest: bool, promised_only: bool) -> Situation:
+    """The search's inputs from a KB view (see tactics.Situation)."""
+    obs, traits = view["observation"], view.get("traits") or {}
+    me = obs["power"]
+    prior = prior_trust(traits)
+    trust = {p: float((view.get("trust") or {}).get(p, prior)) for p in POWERS if p != me}
+    trusted = {p for p in partners(obs) if trust[p] <= 1.0}
+    now = _commitments_now(obs)
+    fixed, no_entry, promised, elsewhere = {}, set(), set(), set()
+    for c in now:
+        if c["type"] == "order":
+            loc = c["order"].split()[1][:3] if len(c["order"].split()) > 1 else ""
+            unit = board.units.get(loc)
+            if unit is None or unit[0] != c["power"]:
+                continue
+            if c["power"] == me:
+                fixed[loc] = c["order"]
+            else:
+                promised.add((c["power"], loc, c["order"]))
+                if trust.get(c["power"], prior) <= 1.0:
+                    elsewhere.add(loc)
+        elif c["type"] == "dmz" and me in c["powers"]:
+            no_entry.update(c["provinces"])
+    spared = frozenset(trusted) if honest else frozenset()
+    goals = own_goals(board, me, float(traits.get("aggressiveness", 0.5)), spared)
+    helpers = frozenset(p for p, _, _ in promised) if promised_only else frozenset(
+        p for p in (view.get("negotiators") or []) if p != me and trust.get(p, prior) <= 1.0)
+    return Situation(
+        board=board, power=me, goals=goals, trust=trust, friends=frozenset(trusted), spared=spared,
+        helpers=helpers, predicted=view.get("goals") or {}, fixed=fixed if honest else {},
+        promised=frozenset(promised) if promised_only else None, committed_elsewhere=frozenset(elsewhere),
+        no_entry=frozenset(no_entry) if honest else frozenset(),
+    )
+
+
+def _avoid(board: Board, spared: frozenset[str]) -> list[str]:
+    """Provinces of spared powers' units and centres (the Order Finder keeps out of them)."""
+    return sorted({p for p, u in board.units.items() if u[0] in spared}
+                  | {c for c, o in board.centres.items() if o in spared})
+
+
+def _suggestion(move: Any, kind: str, breaks: bool, avoid: list[str]) -> Suggestion:
+    data = {**move.to_json(), "kind": kind, "breaks": breaks, "avoid": avoid}
+    return Suggestion(action=json.dumps(data, sort_keys=True, separators=(",", ":")), utility=round(move.value, 6))
+
+
+class AlphaDipStrategyOffice(StrategyOffice):
+    """D-Brane-like strategic module with goals and trust (tactics.py): a fallback move (no
+    support from others), the best moves (possibly needing support), deal utilities."""
+
+    def __init__(self, address: str, seed: int, params: AlphaDipParams):
+        super().__init__(address, seed)
+        self.params = params
+
+    def suggest(self, request: OfficeRequest) -> Answer:
+        view = request.view
+        obs = view["observation"]
+        if obs.get("over") or obs["phase"][5] != "M":
+            return Answer(suggestions=[Suggestion(action='{"orders":{}}', utility=0.0)])
+        board = board_from_observation(obs)
+        acting = bool(request.legal)
+        sit = situation(view, board, honest=True, promised_only=acting)
+        budget, keep = self.params.node_budget, self.params.keep
+        avoid = _avoid(board, sit.spared)
+        fallback, _ = search(sit, budget, 1, foreign=False)
+        out = [_suggestion(fallback[0], "fallback", False, avoid)]
+        if sit.helpers:
+            moves, _ = search(sit, budget, keep, foreign=True)
+            out += [_suggestion(m, "move", False, avoid) for m in moves if m.needs]
+        if acting and (sit.fixed or sit.spared or sit.no_entry):  # what breaking our word would bring
+            free = situation(view, board, honest=False, promised_only=True)
+            moves, _ = search(free, budget, 1, foreign=True)
+            if moves and moves[0].orders != fallback[0].orders:
+                out.append(_suggestion(moves[0], "break", True, []))
+        out.sort(key=lambda s: -s.utility)
+        return Answer(suggestions=out)
+
+    def deal_utility(self, request: OfficeRequest) -> Answer:
+        """For each open deal proposed to us: the change of our best move's utility if we keep
+        its commitments for this phase (order commitments, DMZs); peace and alliances are
+        judged by the FO on trust."""
+        view = request.view
+        obs = view["observation"]
+        me = obs["power"]
+        known = view.get("deal_values") or {}
+        board = board_from_observation(obs)
+        base_sit = situation(view, board, honest=True, promised_only=True)
+        budget = self.params.node_budget
+        base = None
+        updates = []
+        for d in obs["deals"]["open"]:
+            if d["proposer"] == me or me in d["accepted"] or d["key"] in known:
+                continue
+            fixed, no_entry = dict(base_sit.fixed), set(base_sit.no_entry)
+            for c in d["commitments"]:
+                if c["type"] == "order" and c["power"] == me and c["phase"] == obs["phase"]:
+                    fixed[c["order"].split()[1][:3]] = c["order"]
+                elif c["type"] == "dmz" and me in c["powers"] and c["phase"] == obs["phase"]:
+                    no_entry.update(c["provinces"])
+            if fixed == base_sit.fixed and no_entry == set(base_sit.no_entry):
+                value = 0.0
+            else:
+                if base is None:
+                    base = _best(search(base_sit, budget, 1, foreign=False)[0])
+                sit = Situation(**{**base_sit.__dict__, "fixed": fixed, "no_entry": frozenset(no_entry)})
+                value = _best(search(sit, budget, 1, foreign=False)[0]) - base
+            updates.append(KBUpdate(path=("deal_values", d["key"]), value=round(value, 6)))
+        return Answer(updates=updates)
+
+
+def _best(moves: list[Any]) -> float:
+    return moves[0].value if moves else 0.0
+
+
+class AlphaDipForeignOffice(ForeignOffice):
+    """Coalitions and this phase's order commitments (thesis 5.1.1; coalition rules after
+    DipBlue, reference 3.2).
+
+    Round 0: peace (this year) with every power known to negotiate that we trust (trust <= 1)
+    and are not at peace with; an alliance of our trusted partners against the strongest power
+    outside it; for the best suggestion that needs others' support, one deal per helper: its
+    supports and our supported order. Every round: accept peace from a trusted power; an
+    alliance whose allies we all trust and whose enemies are none of our partners; order
+    commitments (or DMZs) for this phase from a trusted power when the SO says keeping them
+    costs us at most `accept_loss`; reject everything else (e.g. commitments for later phases).
+    """
+
+    def __init__(self, address: str, seed: int, params: AlphaDipParams):
+        super().__init__(address, seed)
+        self.params = params
+
+    def negotiate(self, request: OfficeRequest) -> Answer:
+        view = request.view
+        obs = view["observation"]
+        me, year, phase = obs["power"], obs["year"], obs["phase"]
+        prior = prior_trust(view.get("traits") or {})
+        trust = {p: float((view.get("trust") or {}).get(p, prior)) for p in POWERS if p != me}
+        values = view.get("deal_values") or {}
+        fo = dict(view.get("fo") or {})
+        next_id = int(fo.get("next_id", 0))
+        says: list[Any] = []
+        mine = partners(obs)
+        for d in obs["deals"]["open"]:
+            if d["proposer"] == me or me in d["accepted"]:
+                continue
+            ok = self._acceptable(d, me, phase, trust, mine, values)
+            cls = DipAccept if ok else DipReject
+            says.append(cls(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
+        if (view.get("talk") or {}).get("round") == 0:
+            asked = {k: v for k, v in (fo.get("asked") or {}).items() if v == year}
+            living = set(alive(obs))
+            known = view.get("negotiators")  # None until anyone has spoken: ask everyone once
+            talkers = [p for p in (known if known is not None else POWERS) if p in living and p != me]
+            for p in talkers:
+                if p not in mine and trust[p] <= 1.0 and asked.get(f"peace:{p}") != year:
+                    says.append(DipPropose(deal_id=next_id, commitments=(Peace(powers=tuple(sorted((me, p))), until=year),)))
+                    next_id += 1
+                    asked[f"peace:{p}"] = year
+            friends = sorted(p for p in mine if trust[p] <= 1.0 and p in living)
+            if friends and asked.get("alliance") != year:
+                sizes = {p: len(obs["centres"].get(p, [])) for p in living if p != me and p not in friends}
+                if sizes:
+                    enemy = min(sizes, key=lambda p: (-sizes[p], p))
+                    says.append(DipPropose(deal_id=next_id, commitments=(
+                        Alliance(allies=tuple(sorted([me] + friends)), enemies=(enemy,), until=year),)))
+                    next_id += 1
+                    asked["alliance"] = year
+            requests = self._support_requests(view, phase, me, next_id)
+            says += requests
+            next_id += len(requests)
+            fo["asked"] = asked
+        fo["next_id"] = next_id
+        return Answer(says=says, updates=[KBUpdate(path=("fo",), value=fo)])
+
+    def _support_requests(self, view: dict[str, Any], phase: str, me: str, first_id: int) -> list[DipPropose]:
+        """One deal per power whose support the best suggestion needs."""
+        moves = [json.loads(s["action"]) | {"utility": s["utility"]} for s in view.get("suggestions") or []]
+        fallback = max((m["utility"] for m in moves if m.get("kind") == "fallback"), default=0.0)
+        best = max((m for m in moves if m.get("kind") == "move" and m.get("needs")), key=lambda m: m["utility"], default=None)
+        if best is None or best["utility"] <= fallback:
+            return []
+        out, n = [], first_id
+        by_power: dict[str, list[str]] = {}
+        for power, _, order in best["needs"]:
+            by_power.setdefault(power, []).append(order)
+        for power, orders in sorted(by_power.items()):
+            supported = {o.split(" S ", 1)[1] for o in orders}
+            ours = [o for p, o in sorted(best["orders"].items())
+                    if any(o.startswith(s.split(" - ")[0]) for s in supported)]
+            commitments = [OrderCommitment(power=power, phase=phase, order=o) for o in sorted(orders)]
+            commitments += [OrderCommitment(power=me, phase=phase, order=o) for o in ours]
+            out.append(DipPropose(deal_id=n, commitments=tuple(commitments)))
+            n += 1
+        return out
+
+    def _acceptable(self, deal: dict[str, Any], me: str, phase: str, trust: dict[str, float], mine: set[str],
+                    values: dict[str, float]) -> bool:
+        proposer = deal["proposer"]
+        if trust.get(proposer, 1.0) > 1.0:
+            return False
+        for c in deal["commitments"]:
+            if c["type"] == "peace":
+                if any(trust.get(p, 1.0) > 1.0 for p in c["powers"] if p != me):
+                    return False
+            elif c["type"] == "alliance":
+                if me not in c["allies"] or any(trust.get(p, 1.0) > 1.0 for p in c["allies"] if p != me):
+                    return False
+                if any(e in mine or e == me for e in c["enemies"]):
+                    return False
+            elif c["type"] in ("order", "dmz"):
+                binds_me = c.get("power") == me or me in c.get("powers", ())
+                if binds_me and c["phase"] != phase:
+                    return False  # AlphaDip negotiates the current phase only (thesis 5.1.1.1)
+        if deal["key"] in values and values[deal["key"]] < -self.params.accept_loss:
+            return False
+        return True
+
+
+class AlphaDipIntelligenceOffice(IntelligenceOffice):
+    """Predicted goals by the thesis' algorithm 3 and trust from deals kept and broken.
+
+    Goals: for every opponent and centre, g *= 0.99 each phase; then for each of the last
+    phase's orders or newly confirmed deals supporting the goal g += 0.04 g, and for each one
+    against it g *= 0.95. Supporting: the power moves into the centre or supports a move into it,
+    holds or is supported to hold in it, or commits to an order doing so. Against: it moves a
+    unit out of the centre, supports another power's move into it, or agrees to peace with its
+    owner or to a DMZ over it.
+    Trust (0 full, 1 neutral, more = less trust): + `trust_broken` per deal the power broke with
+    us in the last phase; else x `trust_kept` if a deal with us bound it in that phase.
+    """
+
+    def __init__(self, address: str, seed: int, params: AlphaDipParams):
+        super().__init__(address, seed)
+        self.params = params
+
+    def update(self, request: OfficeRequest) -> Answer:
+        view = request.view
+        obs = view["observation"]
+        me = obs["power"]
+        prm = self.params
+        prior = prior_trust(view.get("traits") or {})
+        trust = {p: float((view.get("trust") or {}).get(p, prior)) for p in POWERS if p != me}
+        goals = {p: dict((view.get("goals") or {}).get(p) or {c: 1.0 for c in sorted(CENTRES)})
+                 for p in POWERS if p != me}
+        io = dict(view.get("io") or {})
+        last = obs.get("last")
+        if last is None or last["phase"] == io.get("phase"):
+            if not view.get("trust"):
+                return Answer(updates=[KBUpdate(path=("trust",), value=trust), KBUpdate(path=("goals",), value=goals)])
+            return Answer()
+        events = obs["deals"]["events"]
+        new = events[int(io.get("events", 0)):]
+        done = last["phase"]
+        board_units = _units_before(last)
+        confirmed_content = {d["key"]: d for d in obs["deals"]["confirmed"]}
+        newly = [confirmed_content[e["deal"]] for e in new if e["type"] == "confirmed" and e["deal"] in confirmed_content]
+        for op in sorted(goals):
+            row = goals[op]
+            orders = last["orders"].get(op, [])
+            for c in sorted(row):
+                g = row[c] * prm.goal_decay
+                pro, con = _for_and_against(op, c, orders, newly, board_units, obs)
+                for _ in range(pro):
+                    g += prm.goal_support * g
+                for _ in range(con):
+                    g *= prm.goal_against
+                row[c] = round(g, 6)
+        # trust: deals in force in the phase just adjudicated
+        in_force: dict[str, list[str]] = {d["key"]: d["parties"] for d in obs["deals"]["confirmed"]}
+        for e in events:
+            if e["type"] == "confirmed" and e["phase"] == done:
+                in_force.setdefault(e["deal"], e["to"])
+        broken: dict[str, int] = {}
+        for e in new:
+            if e["type"] == "broken" and e["by"] != me and e["phase"] == done:
+                broken[e["by"]] = broken.get(e["by"], 0) + 1
+        bound = sorted({p for parties in in_force.values() if me in parties for p in parties if p != me})
+        if done.endswith("M"):
+            for p in sorted(trust):
+                if broken.get(p):
+                    trust[p] = trust[p] + prm.trust_broken * broken[p]
+                elif p in bound:
+                    trust[p] = trust[p] * prm.trust_kept
+                trust[p] = round(trust[p], 6)
+        io.update({"events": len(events), "phase": done})
+        return Answer(updates=[KBUpdate(path=("trust",), value=trust), KBUpdate(path=("goals",), value=goals),
+                               KBUpdate(path=("io",), value=io)])
+
+
+def _units_before(last: dict[str, Any]) -> dict[str, str]:
+    """Province -> power of every unit ordered in the last phase."""
+    out = {}
+    for power, orders in last["orders"].items():
+        for o in orders:
+            parts = o.split()
+            if len(parts) >= 2 and parts[0] in ("A", "F"):
+                out[parts[1][:3]] = power
+    return out
+
+
+def _for_and_against(op: str, c: str, orders: list[str], deals: list[dict[str, Any]],
+                     units: dict[str, str], obs: dict[str, Any]) -> tuple[int, int]:
+    pro = con = 0
+    for o in orders:
+        parts = o.split()
+        if len(parts) < 3 or parts[0] not in ("A", "F"):
+            continue
+        here = parts[1][:3]
+        verb = parts[2]
+        if verb == "-":
+            if parts[3][:3] == c:
+                pro += 1
+            elif here == c:
+                con += 1
+        elif verb == "S":
+            target = parts[6][:3] if len(parts) >= 7 and parts[5] == "-" else parts[4][:3]
+            if target == c:
+                mover = parts[4][:3]
+                if units.get(mover, op) == op:
+                    pro += 1
+                else:
+                    con += 1
+        elif verb == "H" and here == c:
+            pro += 1
+    owner = None
+    for p, cs in obs["centres"].items():
+        if c in cs:
+            owner = p
+    for d in deals:
+        for k in d["commitments"]:
+            if k["type"] == "order" and k["power"] == op:
+                parts = k["order"].split()
+                if len(parts) >= 4 and parts[2] == "-" and parts[3][:3] == c:
+                    pro += 1
+            elif k["type"] == "peace" and op in k["powers"] and owner in k["powers"] and owner != op:
+                con += 1
+            elif k["type"] == "dmz" and op in k["powers"] and c in k["provinces"]:
+                con += 1
+    return pro, con

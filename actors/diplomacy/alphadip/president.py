@@ -1,0 +1,174 @@
+"""The President of AlphaDip and DipBlue: the Alpha President with Diplomacy's per-unit decisions.
+
+The rules ask for ONE order per unit per ActRequest while every power acts in parallel, so the
+President plans the whole phase once and answers unit by unit from that plan:
+
+- A phase's first request (a talk turn's round 0 before a movement phase, else the first
+  ActRequest) has the Intelligence Office update trust and predicted goals from what happened
+  since (once per phase).
+- Talk turn (thesis 5.1.1.1): round 0 asks the Strategy Office for its fallback move and its
+  suggestions; any round with proposals not yet valued asks the SO for their utility; then the
+  Foreign Office negotiates (for the best suggestion's supports, and coalitions).
+- First ActRequest of a phase: the SO suggests again, now knowing the confirmed deals; the
+  President keeps the best suggestion that can succeed (every support it needs was promised),
+  breaking its own commitments only when a suggestion that breaks them pays more and a draw
+  falls above `honesty` (the probability of keeping a deal when breaking pays); the Order
+  Finder (`orderfinder.py`) gives orders to the units the move left out. The plan is kept in the
+  KB (`plan`) and every later request of the phase is answered from it.
+- Heard talk goes to the inbox, and its speakers to `negotiators` (powers known to negotiate).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from actors.alpha.president import DEFAULT_VIEWS, President, _Job
+from actors.alpha.traits import Traits
+from actors.diplomacy.alphadip.orderfinder import adjustments, fill_orders
+from actors.diplomacy.view import board_from_observation
+from bus.messages import LOG, REFEREE, Act, ActRequest, Heard, KBChange, KBUpdate, Message, OfficeRequest, Suggestion, TalkTurn
+from games.diplomacy.board import POWERS
+
+VIEWS: dict[str, tuple[str, ...]] = {
+    "io": ("goals", "io", "observation", "seat", "traits", "trust"),
+    "so": ("deal_values", "goals", "negotiators", "observation", "seat", "traits", "trust", "war"),
+    "fo": ("deal_values", "fo", "goals", "negotiators", "observation", "seat", "suggestions", "talk",
+           "traits", "trust", "war"),
+}
+
+
+class DiplomacyPresident(President):
+    """See the module docstring."""
+
+    def __init__(self, address: str, seed: int, seat: int, offices: dict[str, str], traits: Traits,
+                 views: dict[str, tuple[str, ...]] | None = None):
+        super().__init__(address, seed, seat, offices, traits, {**VIEWS, **(views or {})})
+        self.views = {**DEFAULT_VIEWS, **VIEWS, **(views or {})}
+        self.io_phase: str | None = None
+
+    # -- messages ---------------------------------------------------------------------------
+    def handle(self, message: Message) -> list[Message]:
+        if isinstance(message, TalkTurn):
+            obs = message.observation
+            self.kb.set(("observation",), obs)
+            self.kb.set(("talk",), {"channel": message.channel, "round": message.round,
+                                    "max_rounds": message.max_rounds})
+            steps = self._io_steps(obs)
+            if message.round == 0:
+                steps.append(("so", "suggest"))
+            if self._unvalued(obs):
+                steps.append(("so", "deal_utility"))
+            steps.append(("fo", "negotiate"))
+            self.job = _Job("talk", message, [s for s in steps if s[0] in self.offices])
+            return self._next()
+        if isinstance(message, ActRequest):
+            obs = message.observation
+            plan = self.kb.get("plan")
+            if plan is not None and plan.get("phase") == obs["phase"]:
+                return [self._act(message, plan)]
+            self.kb.set(("observation",), obs)
+            self.kb.set(("legal",), list(message.legal))
+            self.kb.set(("talk",), None)
+            steps = self._io_steps(obs) + [("so", "suggest")]
+            self.job = _Job("act", message, [s for s in steps if s[0] in self.offices])
+            return self._next()
+        if isinstance(message, Heard):
+            speakers = {POWERS[line.speaker] for line in message.lines}
+            known = set(self.kb.get("negotiators", default=[]) or [])
+            if not speakers <= known:
+                self.kb.set(("negotiators",), sorted(known | speakers))
+            return super().handle(message)
+        return super().handle(message)
+
+    def _io_steps(self, obs: dict[str, Any]) -> list[tuple[str, str]]:
+        if "io" not in self.offices or self.io_phase == obs["phase"]:
+            return []
+        self.io_phase = obs["phase"]
+        return [("io", "update")]
+
+    def _unvalued(self, obs: dict[str, Any]) -> bool:
+        """Open deals proposed to us that the SO has not valued yet."""
+        me = obs["power"]
+        values = self.kb.get("deal_values", default={}) or {}
+        return any(d["proposer"] != me and me not in d["accepted"] and d["key"] not in values
+                   for d in obs["deals"]["open"])
+
+    def _next(self) -> list[Message]:
+        job = self.job
+        if not job.steps:
+            if job.kind == "act":  # the whole phase is planned at once
+                self.job = None
+                return self._decide(job.request, job.suggestions)
+            return super()._next()
+        role, task = job.steps.pop(0)
+        job.asked = (role, task)
+        legal = job.request.legal if job.kind == "act" else ()
+        view = self.kb.view(self.views[role])
+        if role == "so" and "observation" in view:  # the SO reasons about this phase only
+            view["observation"] = _without_events(view["observation"])
+        return [OfficeRequest(sender=self.address, to=self.offices[role], task=task, turn=job.request.turn,
+                              view=view, legal=legal)]
+
+    # -- choosing ---------------------------------------------------------------------------
+    def _decide(self, request: ActRequest, suggestions: list[Suggestion]) -> list[Message]:
+        obs = request.observation
+        board = board_from_observation(obs)
+        me = obs["power"]
+        moves = [json.loads(s.action) | {"utility": s.utility} for s in suggestions]
+        confirmed = {(c["power"], c["order"]) for d in obs["deals"]["confirmed"] for c in d["commitments"]
+                     if c["type"] == "order" and c["phase"] == obs["phase"]}
+        feasible = [m for m in moves if all((p, o) in confirmed for p, o in m.get("needs", []))]
+        honest = [m for m in feasible if not m.get("breaks")]
+        breaking = [m for m in feasible if m.get("breaks")]
+        chosen = max(honest, key=lambda m: m["utility"], default=None)
+        why = "best"
+        if breaking:
+            tempt = max(breaking, key=lambda m: m["utility"])
+            if chosen is None or tempt["utility"] > chosen["utility"]:
+                if self.rng.random() >= self.traits.honesty:
+                    chosen, why = tempt, "broke"
+                else:
+                    why = "kept"
+        if chosen is None:
+            chosen, why = {"orders": {}, "needs": [], "utility": 0.0}, "none"
+        avoid = frozenset(chosen.get("avoid", ())) if not chosen.get("breaks") else frozenset()
+        plan: dict[str, Any] = {"phase": obs["phase"], "utility": chosen["utility"], "why": why}
+        if board.phase_kind == "A":
+            plan["orders"], plan["adjustments"] = {}, adjustments(board, me, self.rng)
+        else:
+            plan["orders"] = fill_orders(board, me, dict(chosen.get("orders", {})), self.rng, avoid)
+        self.kb.set(("plan",), plan)
+        change = KBChange(sender=self.address, to=LOG, turn=request.turn, source=self.address,
+                          updates=(KBUpdate(path=("plan",), value=plan),))
+        return [change, self._act(request, plan)]
+
+    def _act(self, request: ActRequest, plan: dict[str, Any]) -> Act:
+        obs = request.observation
+        legal = request.legal
+        nxt = obs.get("next")
+        action = None
+        if nxt in ("build", "remove"):
+            given = list(obs.get("my_orders", ()))
+            for o in plan.get("adjustments", []):
+                if o in given:
+                    given.remove(o)
+                elif o in legal:
+                    action = o
+                    break
+            if action is None:
+                action = "WAIVE" if "WAIVE" in legal else None
+        elif nxt is not None:
+            prov = nxt.split()[1][:3]
+            action = plan["orders"].get(prov)
+        if action not in legal:
+            hold = f"{nxt} H" if nxt else None
+            action = hold if hold in legal else (legal[0] if legal else "abstain")
+        return Act(sender=self.address, to=REFEREE, turn=request.turn, action=action)
+
+
+def _without_events(obs: dict[str, Any]) -> dict[str, Any]:
+    deals = obs.get("deals")
+    if not deals or not deals.get("events"):
+        return obs
+    return {**obs, "deals": {k: v for k, v in deals.items() if k != "events"}}
