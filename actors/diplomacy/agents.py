@@ -61,3 +61,8 @@ AGENTS: list[AgentDef] = [
     AgentDef("dumbbot", GAMES, build_dumbbot,
              "DumbBot (Norman 2002): province values, proximity maps, randomised order choice"),
 ]
+
+# AlphaDip and DipBlue (issue 7 part B): built in actors/diplomacy/alphadip/agents.py
+from actors.diplomacy.alphadip.agents import AGENTS as _ALPHA_AGENTS  # noqa: E402 (after DumbBot's own)
+
+AGENTS += _ALPHA_AGENTS
