@@ -94,7 +94,11 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
     if runtime not in RUNTIMES:
         raise ValueError(f"unknown runtime {runtime!r} (known: {', '.join(RUNTIMES)})")
     owned = placement is None
-    if placement is None:
+    if "fork" in header:
+        if runtime != "inline":
+            raise ValueError("a forked game runs inline")
+        placement = _fork_placement(header)
+    elif placement is None:
         if runtime == "inline":
             placement = InlinePlacement(build_actors(header))
         else:
@@ -110,3 +114,15 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
         if owned:
             placement.close()
     return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors)
+
+
+def _fork_placement(header: dict[str, Any]):
+    """The original lineup until the fork point, the new one for the seats that changed after."""
+    from actors.placement import ForkPlacement
+
+    fork = header["fork"]
+    before = build_actors({**header, "agents": fork["before"]})
+    changed = [s for s, (a, b) in enumerate(zip(fork["before"], header["agents"])) if a != b]
+    after_all = build_actors(header)
+    after = {a: x for a, x in after_all.items() if a != REFEREE and int(a.split("/", 1)[0][1:]) in changed}
+    return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers)

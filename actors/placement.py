@@ -32,3 +32,29 @@ class InlinePlacement:
 def group_key(address: str, runtime: str) -> str:
     """Which host runs `address`: the whole player for ray-players, itself for ray-modules."""
     return address.split("/", 1)[0] if runtime == "ray-players" else address
+
+
+class ForkPlacement(InlinePlacement):
+    """Inline placement that hands some players over to other agents from seq `at` on.
+
+    Messages stamped before `at` go to the original actors, the rest to the replacements where
+    the seat was re-assigned (`replay fork`). `at` is the first request of a decision or talk
+    round, so no replaced player has work in flight when the switch happens."""
+
+    def __init__(self, before: dict, after: dict, at: int, talkers: frozenset[int]):
+        super().__init__(before)
+        self.after = after
+        self.at = at
+        self.talkers = talkers
+        self.addresses = frozenset(before) | frozenset(after)
+        self.switched = False
+
+    def deliver_wave(self, wave: list[tuple[int, Message]]) -> list[list[Message]]:
+        out = []
+        for seq, m in wave:
+            if seq >= self.at and not self.switched:
+                self.switched = True
+                self.actors["referee"].talkers = self.talkers  # who speaks is the new lineup's
+            actor = self.after.get(m.to) if seq >= self.at else None
+            out.append(deliver_one(actor or self.actors[m.to], m, seq))
+        return out

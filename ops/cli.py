@@ -212,6 +212,32 @@ def _no_nan(value):
     return value
 
 
+def _cmd_fork(args: argparse.Namespace) -> int:
+    from actors.match import play
+    from actors.registry import parse_lineup
+    from bus.log import LogWriter
+    from replay.fork import ForkError, fork_header
+
+    game, _ = _load_game(args.log, args.game)
+    if not game.complete:
+        raise UsageError(f"{args.log}: the game is incomplete (no game_end record)")
+    try:
+        header = fork_header(game, args.at, parse_lineup(args.agents, len(game.header["agents"])))
+    except ForkError as exc:
+        raise UsageError(str(exc)) from None
+    path = Path(args.out)
+    writer = LogWriter.open(path)
+    try:
+        writer.header(header)
+        result = play(header, writer)
+        writer.end_game()
+    finally:
+        writer.close()
+    print(f"forked {header['fork']['from']} at seq {header['fork']['at']}: {result.end.summary}")
+    print(f"log: {path} ({result.records} records)")
+    return 0
+
+
 def _cmd_transcript(args: argparse.Namespace) -> int:
     from replay.transcript import TranscriptError, transcript
 
@@ -299,6 +325,13 @@ def build_parser() -> argparse.ArgumentParser:
     trep.add_argument("--output", default=None, help="HTML file (default DIR/report.html)")
     trep.set_defaults(func=_cmd_tournament_report)
 
+    fork = rsub.add_parser("fork", help="replay a game to a point, then continue with other agents")
+    fork.add_argument("log", help="a log file, or a tournament folder with --game")
+    fork.add_argument("--at", type=int, required=True, help="fork after this seq (at the next decision)")
+    fork.add_argument("--agents", required=True, help="the new lineup (one spec for all seats, or one per seat)")
+    fork.add_argument("--out", required=True, help="log file for the forked game")
+    fork.add_argument("--game", default=None)
+    fork.set_defaults(func=_cmd_fork)
     trans = rsub.add_parser("transcript", help="negotiations, votes, deals kept or broken, trust and beliefs")
     trans.add_argument("log", help="a log file, or a tournament folder with --game")
     trans.add_argument("--player", type=int, default=None, help="show this seat's trust and role certainties")

@@ -1,0 +1,48 @@
+"""replay fork: the same game up to a point, then other agents; the fork log is self-contained."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from actors.match import play
+from actors.registry import AgentSpec, parse_lineup
+from bus.log import LogWriter, parse_log
+from replay.conformance import play_to_bytes
+from replay.fork import ForkError, fork_header
+from replay.verify import verify_game
+
+
+def _fork(original, at, lineup):
+    header = fork_header(original, at, parse_lineup(lineup, 10))
+    buf = io.BytesIO()
+    writer = LogWriter(buf)
+    writer.header(header)
+    play(header, writer)
+    return parse_log(buf.getvalue()).games[0]
+
+
+def test_fork_keeps_the_prefix_and_switches_at_the_next_decision():
+    original = parse_log(play_to_bytes("werewolves", 6)).games[0]
+    forked = _fork(original, 40, "random:offices=")  # every seat: a President alone
+    switch = forked.header["fork"]["at"]
+    assert switch > 40
+    assert original.records[switch]["msg"]["kind"] in ("act_request", "talk_turn")
+    strip = lambda r: {k: v for k, v in r.items() if k != "game"}  # noqa: E731
+    assert [strip(r) for r in forked.records[:switch]] == [strip(r) for r in original.records[:switch]]
+    after = [r["msg"] for r in forked.records[switch:]]
+    assert after and not any(m["kind"] == "office_request" for m in after)  # the new agents have no office
+    assert any(m["kind"] == "office_request" for m in (r["msg"] for r in original.records[switch:]))
+    assert verify_game(forked).ok  # self-contained: the header rebuilds both lineups
+    assert forked.header["game_id"] == f"werewolves-6-fork{switch}"
+
+
+def test_fork_errors():
+    original = parse_log(play_to_bytes("werewolves", 6)).games[0]
+    with pytest.raises(ForkError, match="same as the original"):
+        fork_header(original, 10, [AgentSpec(name="random")] * 10)
+    with pytest.raises(ForkError, match="nothing left"):
+        fork_header(original, original.records[-1]["seq"], parse_lineup("random:offices=", 10))
+    with pytest.raises(ForkError, match="seats 10"):
+        fork_header(original, 10, [AgentSpec(name="random")] * 3)
