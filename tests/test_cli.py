@@ -126,3 +126,13 @@ def test_export_diplomacy_json(tmp_path, capsys):
     assert _run(capsys, "play", "werewolves", "--seed", "1", "--agents", "random", "--log", str(other))[0] == 0
     code, _, err = _run(capsys, "export", "diplomacy-json", str(other))
     assert code == 2 and "not diplomacy" in err
+
+
+def test_fork_from_the_command_line(tmp_path, capsys):
+    log, out = tmp_path / "g.log", tmp_path / "f.log"
+    assert _run(capsys, "play", "werewolves", "--seed", "6", "--agents", "random", "--log", str(log))[0] == 0
+    code, text, _ = _run(capsys, "replay", "fork", str(log), "--at", "30", "--agents", "random:offices=", "--out", str(out))
+    assert code == 0 and "forked werewolves-6 at seq" in text
+    assert _run(capsys, "replay", "verify", str(out))[0] == 0
+    code, _, err = _run(capsys, "replay", "fork", str(log), "--at", "30", "--agents", "random", "--out", str(out))
+    assert code == 2 and "nothing to fork" in err
