@@ -156,7 +156,7 @@ class _Draws(random.Random):
         super().__init__(0)
         self.draws = list(draws)
 
-    def randrange(self, n: int) -> int:  # noqa: D102
+    def randrange(self, n: int) -> int:
         return self.draws.pop(0)
 
 
