@@ -99,10 +99,13 @@ def test_killed_driver_then_rerun_completes(tmp_path):
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     cmd = [sys.executable, "-m", "ops.cli", "tournament", "run", EXAMPLE, "--out", str(out), "--games", "400"]
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (out / "logs").is_dir():
-        time.sleep(0.2)  # runners started: they make the logs folder
-    time.sleep(1.0)  # some games in flight, some recorded
+    deadline = time.monotonic() + 90
+
+    def written():
+        return sum(p.stat().st_size for p in (out / "logs").glob("*.dlog")) if (out / "logs").is_dir() else 0
+
+    while time.monotonic() < deadline and written() < 4_000_000:
+        time.sleep(0.05)  # kill once about a fifth of the 400 games' logs (~20 MB) are written
     # SIGKILL the driver and every process of its session (its local Ray included)
     listing = subprocess.run(["ps", "-eo", "pid,sid"], capture_output=True, text=True).stdout
     for line in listing.splitlines()[1:]:
