@@ -43,8 +43,6 @@ from games.api import (
     TalkSpec,
 )
 from games.diplomacy.adjudicator import civil_disorder_removals, resolve
-from games.diplomacy.deals import Ledger
-from games.diplomacy.talk import TALK_MODELS
 from games.diplomacy.board import (
     CENTRES,
     POWERS,
@@ -56,6 +54,8 @@ from games.diplomacy.board import (
     parse_order,
     retreat_orders,
 )
+from games.diplomacy.deals import Ledger
+from games.diplomacy.talk import TALK_MODELS
 
 
 class DiplomacyOptions(Options):
