@@ -116,6 +116,20 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
     return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors)
 
 
+def record(header: dict[str, Any], runtime: str = "inline", placement: Any = None) -> bytes:
+    """A whole one-game log (magic, header, records) played in memory, as bytes."""
+    import io
+
+    from bus.log import LogWriter
+
+    buf = io.BytesIO()
+    writer = LogWriter(buf)
+    writer.header(header)
+    play(header, writer, runtime=runtime, placement=placement)
+    writer.end_game()
+    return buf.getvalue()
+
+
 def _fork_placement(header: dict[str, Any]):
     """The original lineup until the fork point, the new one for the seats that changed after."""
     from actors.placement import ForkPlacement

@@ -6,12 +6,11 @@ bus and referee with the `random` agent in every seat.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-from actors.match import make_header, play
+from actors.match import make_header, record
 from actors.registry import AgentSpec
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from games.registry import get_game
 from replay.fold import fold
 from replay.verify import verify_game
@@ -21,13 +20,7 @@ def play_to_bytes(game_name: str, seed: int, options: dict[str, Any] | None = No
     """A whole log of one game with random agents, as bytes."""
     game = get_game(game_name)
     players = game.num_players(game.options(options))
-    header = make_header(game_name, seed, [AgentSpec(name="random")] * players, options)
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer, runtime=runtime)
-    writer.end_game()
-    return buf.getvalue()
+    return record(make_header(game_name, seed, [AgentSpec(name="random")] * players, options), runtime=runtime)
 
 
 def check_same_seed_same_bytes(game_name: str, seeds=range(3), options=None) -> None:

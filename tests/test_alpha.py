@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import io
 
 from actors.alpha.kb import KnowledgeBase
 from actors.alpha.offices import Answer, IntelligenceOffice, StrategyOffice
 from actors.alpha.president import President
 from actors.alpha.traits import Traits
-from actors.match import make_header, play
+from actors.match import make_header, record
 from actors.registry import AGENTS, AgentDef, AgentSpec, build_player, parse_lineup, parse_spec
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from bus.messages import Act, ActRequest, KBChange, KBUpdate, OfficeReply, OfficeRequest, Suggestion
 
 
@@ -93,11 +92,7 @@ def _io_so(game, seat, seed, opts):
 def test_every_kb_change_is_a_logged_event(monkeypatch):
     monkeypatch.setitem(AGENTS, "ioso", AgentDef("ioso", None, _io_so, "test"))
     header = make_header("werewolves", 2, [AgentSpec(name="ioso")] * 10)
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    records = [r["msg"] for r in parse_log(buf.getvalue()).games[0].records]
+    records = [r["msg"] for r in parse_log(record(header)).games[0].records]
     changes = [m for m in records if m["kind"] == "kb_change"]
     requests = [m for m in records if m["kind"] == "office_request" and m["task"] == "update"]
     assert changes and len(changes) == len(requests)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from actors.match import play
+from actors.match import record
 from actors.registry import AgentSpec, parse_lineup
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from replay.conformance import play_to_bytes
 from replay.fork import ForkError, fork_header
 from replay.verify import verify_game
@@ -16,11 +14,7 @@ from replay.verify import verify_game
 
 def _fork(original, at, lineup):
     header = fork_header(original, at, parse_lineup(lineup, 10))
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    return parse_log(buf.getvalue()).games[0]
+    return parse_log(record(header)).games[0]
 
 
 def test_fork_keeps_the_prefix_and_switches_at_the_next_decision():

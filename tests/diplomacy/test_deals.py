@@ -3,16 +3,14 @@ broken deals recorded at adjudication, binding deals, rejected malformed deals, 
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from actors.alpha.offices import Answer, ForeignOffice, StrategyOffice
 from actors.alpha.president import President
 from actors.alpha.traits import Traits
-from actors.match import make_header, play
+from actors.match import make_header, record
 from actors.registry import AGENTS, AgentDef, AgentSpec
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from bus.messages import Suggestion
 from games.diplomacy.board import Board
 from games.diplomacy.deals import Ledger, phase_key
@@ -110,11 +108,7 @@ def dealer(monkeypatch):
 
 def _play(options):
     header = make_header("diplomacy", 1, [AgentSpec(name="dealer")] * 7, {"max_year": 1901, **options})
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    return parse_log(buf.getvalue()).games[0]
+    return parse_log(record(header)).games[0]
 
 
 @pytest.mark.parametrize("binding", [False, True])
