@@ -55,9 +55,9 @@ class Resolution:
 def resolve(board: Board, orders: Mapping[str, Iterable[Order]], datc: str = "2.4") -> Resolution:
     """Adjudicate one phase of `board` with typed orders per power; pure (board untouched)."""
     kind = board.phase_kind
-    orders = {p: list(os) for p, os in orders.items()}
     if kind == "M":
         return _movement(board, orders, datc)
+    orders = {p: list(os) for p, os in orders.items()}
     if kind == "R":
         return _retreats(board, orders)
     return _adjustments(board, orders)
@@ -65,13 +65,21 @@ def resolve(board: Board, orders: Mapping[str, Iterable[Order]], datc: str = "2.
 
 # -- movement ------------------------------------------------------------------------------
 
-class _Movement:
-    """One movement adjudication; decisions are keyed by the province of the ordered unit."""
+class _Cycle(Exception):
+    """The quick pass met a decision that depends on itself: the phase goes to guess-and-check."""
 
-    __slots__ = ("board", "convoyers", "depmin", "frames", "guessed", "into", "movers", "no_convoy", "order",
-                 "started", "state", "supports", "szykman", "tick", "units", "value", "void")
 
-    def __init__(self, board: Board, by_prov: dict[str, Order], datc: str):
+class _Orders:
+    """The orders of one movement phase, checked and indexed, and the decisions over them. A
+    decision is keyed by the province of the ordered unit, and the unit's order says which one
+    it is: a move (does it succeed), a support (is it given), a convoy (does the fleet stay).
+    `resolve` (and `moves`) come from the subclass: a quick pass or full guess-and-check."""
+
+    __slots__ = ("board", "convoyers", "into", "movers", "no_convoy", "order", "supports", "szykman", "units",
+                 "value", "void")
+
+    def __init__(self, board: Board, by_prov: dict[str, Order], moves: list[str], supports: list[str],
+                 convoys: list[str], datc: str):
         self.units = board.units
         self.order = by_prov
         self.board = board
@@ -82,71 +90,95 @@ class _Movement:
         self.szykman: set[str] = set()  # convoyed movers failed by the paradox rule
         self.supports: dict[str, list[str]] = {}  # supported prov -> valid supporters
         self.void: set[str] = set()
-        self.state: dict[str, int] = {}
         self.value: dict[str, bool] = {}
-        self.guessed: list[str] = []  # decisions put to guessing, in order
-        self.started: dict[str, int] = {}  # when each decision began guessing
-        self.depmin: dict[str, int] = {}  # for a partial result: the earliest guess it used
-        self.frames: list[int] = []  # per adjudication under way: the earliest guess consulted
-        self.tick = 0
-        self._setup(datc)
+        self._setup(moves, supports, convoys, datc)
 
-    def _setup(self, datc: str) -> None:
-        units, order = self.units, self.order
-        movers, into, convoyers = self.movers, self.into, self.convoyers
+    def resolve(self, p: str) -> bool:
+        raise NotImplementedError
+
+    moves = resolve
+
+    def _setup(self, moves: list[str], supports: list[str], convoys: list[str], datc: str) -> None:
+        """The provinces ordered to move, support and convoy, each list in `order`'s order."""
+        if not convoys:
+            self._land(moves)
+            self._supports(supports, convoys, set())
+            return
+        order = self.order
+        movers, into, convoyers, no_convoy = self.movers, self.into, self.convoyers, self.no_convoy
         convoy_orders: dict[tuple[str, str], list[str]] = {}
-        moves, others = [], []
-        for p, o in order.items():
-            k = o.kind
-            if k == "-":
-                moves.append((p, o))
-            elif k != "H":
-                others.append((p, o))
-                if k == "C":
-                    convoy_orders.setdefault((o.target[:3], o.dest), []).append(p)
+        for p in convoys:
+            o = order[p]
+            convoy_orders.setdefault((o.target[:3], o.dest), []).append(p)
         used_convoys: set[str] = set()
-        for p, o in moves:
+        for p in moves:
+            o = order[p]
             dp = o.dest[:3]
             if o.utype == "A":
                 adjacent = dp in ARMY_ADJ[p]
-                fleets = frozenset(convoy_orders.get((p, dp), ())) if convoy_orders else None
-                if fleets and (o.via or not adjacent) and _chain(p, dp, fleets):
-                    convoyers[p] = fleets
-                elif fleets and not o.via and adjacent and datc == "2.4" and _chain(p, dp, fleets) \
-                        and self._intent(p, dp, fleets):
-                    convoyers[p] = fleets  # by intent; a disrupted convoy is no land move
+                ships = convoy_orders.get((p, dp))
+                if ships:
+                    fleets = frozenset(ships)
+                    if (o.via or not adjacent) and _chain(p, dp, fleets):
+                        convoyers[p] = fleets
+                    elif not o.via and adjacent and datc == "2.4" and _chain(p, dp, fleets) \
+                            and self._intent(p, dp, fleets):
+                        convoyers[p] = fleets  # by intent; a disrupted convoy is no land move
+                    if p in convoyers:
+                        used_convoys |= {f for f in fleets if _on_a_chain(p, dp, f, fleets)}
+                    elif not adjacent:
+                        no_convoy.add(p)
+                        continue
                 elif not adjacent:
-                    self.no_convoy.add(p)
+                    no_convoy.add(p)
                     continue
-                if p in convoyers:
-                    used_convoys |= {f for f in fleets if _on_a_chain(p, dp, f, fleets)}
             movers[p] = dp
-            got = into.get(dp)
-            if got is None:
+            if dp in into:
+                into[dp].append(p)
+            else:
                 into[dp] = [p]
-            else:
-                got.append(p)
-        supports, void, no_convoy = self.supports, self.void, self.no_convoy
-        for p, o in others:
-            t = o.target[:3]
-            if o.kind == "C":
-                if p not in used_convoys or t not in convoyers or movers.get(t) != o.dest:
-                    void.add(p)
+        self._supports(supports, convoys, used_convoys)
+
+    def _land(self, moves: list[str]) -> None:
+        """_setup's moves when no fleet convoys: every army move is by land, or has no convoy."""
+        order, movers, into, no_convoy = self.order, self.movers, self.into, self.no_convoy
+        for p in moves:
+            o = order[p]
+            dp = o.dest[:3]
+            if o.utype == "A" and dp not in ARMY_ADJ[p]:
+                no_convoy.add(p)
                 continue
-            tu = units.get(t)
-            mv = movers.get(t)
-            if tu is None or tu[1] != o.ttype:
-                ok = False
-            elif o.dest:
-                ok = mv == o.dest[:3] and ("/" not in o.dest or order[t].dest == o.dest)
+            movers[p] = dp
+            if dp in into:
+                into[dp].append(p)
             else:
-                ok = mv is None and t not in no_convoy
+                into[dp] = [p]
+
+    def _supports(self, supports: list[str], convoys: list[str], used_convoys: set[str]) -> None:
+        """_setup's supports and convoys: valid ones, and void ones (not matching the move)."""
+        units, order, movers, convoyers, no_convoy = self.units, self.order, self.movers, self.convoyers, self.no_convoy
+        given, void = self.supports, self.void
+        for p in convoys:
+            o = order[p]
+            t = o.target[:3]
+            if p not in used_convoys or t not in convoyers or movers.get(t) != o.dest:
+                void.add(p)
+        for p in supports:
+            o = order[p]
+            t = o.target[:3]
+            d = o.dest
+            if d:
+                ok = movers.get(t) == d[:3] and ("/" not in d or order[t].dest == d)
+            else:
+                ok = t not in movers and t not in no_convoy
             if ok:
-                got = supports.get(t)
-                if got is None:
-                    supports[t] = [p]
+                tu = units.get(t)
+                ok = tu is not None and tu[1] == o.ttype
+            if ok:
+                if t in given:
+                    given[t].append(p)
                 else:
-                    got.append(p)
+                    given[t] = [p]
             else:
                 void.add(p)
 
@@ -157,104 +189,15 @@ class _Movement:
         chains = self.board.convoy_routes().get(p, {}).get(dp, ())
         return any(self.units[f][0] == owner and any(f in c for c in chains) for f in fleets)
 
-    # -- guess and check -------------------------------------------------------------------
-    # A decision being decided is GUESSING: first guessed to fail, then to succeed. Each
-    # adjudication records the earliest guess it consulted (`frames`): none -> the result is
-    # final; a guess made further out -> the result is partial and that outer guess settles it;
-    # only its own (or later) guesses -> both guesses are tried: same result -> final, else the
-    # decisions still guessing form a cycle for the backup rule.
-    def resolve(self, key: str) -> bool:
-        st = self.state.get(key, _UNRESOLVED)
-        if st == _RESOLVED:
-            return self.value[key]
-        if st == _GUESSING:
-            if self.frames:
-                tick = min(self.started[key], self.depmin.get(key, _NEVER))
-                self.frames[-1] = min(self.frames[-1], tick)
-            return self.value[key]
-        mark = len(self.guessed)
-        self.guessed.append(key)
-        self.state[key], self.value[key] = _GUESSING, False
-        mine = self.started[key] = self.tick
-        self.tick += 1
-        self.depmin.pop(key, None)
-        frames = self.frames
-        frames.append(_NEVER)
-        first = self._adjudicate(key)
-        dep = frames.pop()
-        if dep == _NEVER:
-            return self._settle(key, mark, first)
-        if dep < mine:
-            return self._partial(key, first, dep)
-        self._reset(mark + 1)
-        self.value[key] = True
-        frames.append(_NEVER)
-        second = self._adjudicate(key)
-        dep = frames.pop()
-        if dep < mine:
-            return self._partial(key, second, dep)
-        if dep == _NEVER or first == second:
-            return self._settle(key, mark, second)
-        cycle = [k for k in self.guessed[mark:] if self.state[k] == _GUESSING]
-        self._reset(mark)
-        if not self._backup(cycle):
-            return self._settle(key, mark, first)
-        return self.resolve(key)
-
-    def _settle(self, key: str, mark: int, result: bool) -> bool:
-        self._reset(mark + 1)
-        del self.guessed[mark:]
-        if self.state.get(key) != _RESOLVED:  # the backup rule may have decided it already
-            self.value[key], self.state[key] = result, _RESOLVED
-        return self.value[key]
-
-    def _partial(self, key: str, result: bool, dep: int) -> bool:
-        self.value[key], self.depmin[key] = result, dep
-        if self.frames and dep < self.frames[-1]:
-            self.frames[-1] = dep
-        return result
-
-    def _reset(self, mark: int) -> None:
-        for k in self.guessed[mark:]:
-            if self.state[k] == _GUESSING:
-                self.state[k] = _UNRESOLVED
-        del self.guessed[mark:]
-
-    def _backup(self, cycle: list[str]) -> bool:
-        """Decide a cycle with no or two consistent outcomes; False if it has nothing to decide."""
-        fleets = {k[1:] for k in cycle if k[0] == "c"}
-        changed = False
-        if fleets:
-            # Convoy paradox, Szykman rule: the moves convoyed by fleets of the cycle fail as
-            # if not convoyed (they hold, and cut no support).
-            for m, fl in sorted(self.convoyers.items()):
-                if fl & fleets and m not in self.szykman:
-                    self.szykman.add(m)
-                    self.value["m" + m], self.state["m" + m] = False, _RESOLVED
-                    changed = True
-        else:
-            # Circular movement: every move in the cycle succeeds.
-            for k in cycle:
-                if k[0] == "m":
-                    self.value[k], self.state[k] = True, _RESOLVED
-                    changed = True
-        return changed
-
-    def _adjudicate(self, key: str) -> bool:
-        tag, p = key[0], key[1:]
-        if tag == "m":
+    def _adjudicate(self, p: str) -> bool:
+        k = self.order[p].kind
+        if k == "-":
             return self._move_succeeds(p)
-        if tag == "s":
+        if k == "S":
             return self._support_given(p)
-        return not self._dislodged(p)  # "c": the convoying fleet stays
+        return not self._dislodged(p)  # "C": the convoying fleet stays
 
     # -- decisions -------------------------------------------------------------------------
-    def moves(self, p: str) -> bool:
-        key = "m" + p
-        if self.state.get(key) == _RESOLVED:
-            return self.value[key]
-        return self.resolve(key)
-
     def path(self, p: str) -> bool:
         """A convoyed mover's chain holds (fleets not dislodged); True for land moves."""
         fleets = self.convoyers.get(p)
@@ -262,7 +205,7 @@ class _Movement:
             return True
         if p in self.szykman:
             return False
-        alive = frozenset(f for f in fleets if self.resolve("c" + f))
+        alive = frozenset(f for f in fleets if self.resolve(f))
         return _chain(p, self.movers[p], alive)
 
     def by_sea(self, p: str) -> bool:
@@ -275,7 +218,7 @@ class _Movement:
 
     def head_to_head(self, p: str) -> str | None:
         q = self.movers[p]
-        if self.movers.get(q) == p and not self.by_sea(p) and not self.by_sea(q):
+        if self.movers.get(q) == p and p not in self.convoyers and q not in self.convoyers:
             return q
         return None
 
@@ -287,7 +230,7 @@ class _Movement:
         for s in supporters:
             if exclude_power is not None and self.units[s][0] == exclude_power:
                 continue
-            if self.resolve("s" + s):
+            if self.resolve(s):
                 n += 1
         return n
 
@@ -341,7 +284,12 @@ class _Movement:
     def _dislodged(self, q: str) -> bool:
         if q in self.movers and self.moves(q):
             return False
-        return any(self.moves(r) for r in self.into.get(q, ()))
+        rivals = self.into.get(q)
+        if rivals:
+            for r in rivals:
+                if self.moves(r):
+                    return True
+        return False
 
     def _support_given(self, s: str) -> bool:
         o = self.order[s]
@@ -360,6 +308,193 @@ class _Movement:
                     continue  # 2000 rulebook: no cut of support for or against the convoy
             return False
         return not self._dislodged(s)
+
+
+class _Quick(_Orders):
+    """Plain memoised recursion: exact when no decision depends on itself (the usual case),
+    and then the same answers guess-and-check gives; raises _Cycle otherwise."""
+
+    __slots__ = ()
+
+    def resolve(self, p: str) -> bool:
+        value = self.value
+        if p in value:
+            v = value[p]
+            if v is None:
+                raise _Cycle
+            return v
+        value[p] = None  # being decided
+        k = self.order[p].kind
+        if k == "-":
+            v = value[p] = self._move_succeeds(p)
+        elif k == "S":
+            v = value[p] = self._support_given(p)
+        else:
+            v = value[p] = not self._dislodged(p)
+        return v
+
+    moves = resolve
+
+    def _count(self, supporters: list[str] | None, exclude_power: str = "") -> int:
+        """support_count over the supporters of one unit (each of them consulted)."""
+        n = 0
+        if supporters:
+            for s in supporters:
+                if exclude_power and self.units[s][0] == exclude_power:
+                    continue
+                if self.resolve(s):
+                    n += 1
+        return n
+
+    def _move_succeeds(self, p: str) -> bool:
+        # The same decision as _Orders._move_succeeds (attack, hold, prevent), inlined; it
+        # consults the same decisions, which is what keeps the quick pass exact.
+        movers, units, convoyers, supports = self.movers, self.units, self.convoyers, self.supports
+        q = movers[p]
+        rivals = self.into[q]
+        other = units.get(q)
+        if p in convoyers:
+            if not self.path(p):
+                return False
+        elif other is None and len(rivals) == 1:
+            return True  # an unopposed land move into an empty province
+        h = q if movers.get(q) == p and p not in convoyers and q not in convoyers else None
+        if other is None:
+            att = 1 + self._count(supports.get(p))
+        elif h is None and q in movers and self.resolve(q):
+            att = 1 + self._count(supports.get(p))
+        elif other[0] == units[p][0]:
+            att = 0
+        else:
+            att = 1 + self._count(supports.get(p), other[0])
+        if h is not None:
+            if att <= 1 + self._count(supports.get(h)):
+                return False
+        elif other is not None:
+            if q in movers:
+                if att <= (0 if self.resolve(q) else 1):
+                    return False
+            elif att <= 1 + self._count(supports.get(q)):
+                return False
+        elif att <= 0:
+            return False
+        if len(rivals) > 1:
+            for r in rivals:
+                if r == p:
+                    continue
+                if r in convoyers and not self.path(r):
+                    prevent = 0
+                elif movers.get(q) == r and r not in convoyers and q not in convoyers and self.resolve(q):
+                    prevent = 0  # r lost a head-to-head battle
+                else:
+                    prevent = 1 + self._count(supports.get(r))
+                if att <= prevent:
+                    return False
+        return True
+
+
+class _Movement(_Orders):
+    """Full guess-and-check over the decisions, for phases with a cycle of dependencies."""
+
+    __slots__ = ("depmin", "frames", "guessed", "started", "state", "tick")
+
+    def __init__(self, board: Board, by_prov: dict[str, Order], moves: list[str], supports: list[str],
+                 convoys: list[str], datc: str):
+        super().__init__(board, by_prov, moves, supports, convoys, datc)
+        self.state: dict[str, int] = {}
+        self.guessed: list[str] = []  # decisions put to guessing, in order
+        self.started: dict[str, int] = {}  # when each decision began guessing
+        self.depmin: dict[str, int] = {}  # for a partial result: the earliest guess it used
+        self.frames: list[int] = []  # per adjudication under way: the earliest guess consulted
+        self.tick = 0
+
+    # A decision being decided is GUESSING: first guessed to fail, then to succeed. Each
+    # adjudication records the earliest guess it consulted (`frames`): none -> the result is
+    # final; a guess made further out -> the result is partial and that outer guess settles it;
+    # only its own (or later) guesses -> both guesses are tried: same result -> final, else the
+    # decisions still guessing form a cycle for the backup rule.
+    def resolve(self, key: str) -> bool:
+        st = self.state.get(key, _UNRESOLVED)
+        if st == _RESOLVED:
+            return self.value[key]
+        if st == _GUESSING:
+            if self.frames:
+                tick = min(self.started[key], self.depmin.get(key, _NEVER))
+                self.frames[-1] = min(self.frames[-1], tick)
+            return self.value[key]
+        mark = len(self.guessed)
+        self.guessed.append(key)
+        self.state[key], self.value[key] = _GUESSING, False
+        mine = self.started[key] = self.tick
+        self.tick += 1
+        self.depmin.pop(key, None)
+        frames = self.frames
+        frames.append(_NEVER)
+        first = self._adjudicate(key)
+        dep = frames.pop()
+        if dep == _NEVER:
+            return self._settle(key, mark, first)
+        if dep < mine:
+            return self._partial(key, first, dep)
+        self._reset(mark + 1)
+        self.value[key] = True
+        frames.append(_NEVER)
+        second = self._adjudicate(key)
+        dep = frames.pop()
+        if dep < mine:
+            return self._partial(key, second, dep)
+        if dep == _NEVER or first == second:
+            return self._settle(key, mark, second)
+        cycle = [k for k in self.guessed[mark:] if self.state[k] == _GUESSING]
+        self._reset(mark)
+        if not self._backup(cycle):
+            return self._settle(key, mark, first)
+        return self.resolve(key)
+
+    def moves(self, p: str) -> bool:
+        if self.state.get(p) == _RESOLVED:
+            return self.value[p]
+        return self.resolve(p)
+
+    def _settle(self, key: str, mark: int, result: bool) -> bool:
+        self._reset(mark + 1)
+        del self.guessed[mark:]
+        if self.state.get(key) != _RESOLVED:  # the backup rule may have decided it already
+            self.value[key], self.state[key] = result, _RESOLVED
+        return self.value[key]
+
+    def _partial(self, key: str, result: bool, dep: int) -> bool:
+        self.value[key], self.depmin[key] = result, dep
+        if self.frames and dep < self.frames[-1]:
+            self.frames[-1] = dep
+        return result
+
+    def _reset(self, mark: int) -> None:
+        for k in self.guessed[mark:]:
+            if self.state[k] == _GUESSING:
+                self.state[k] = _UNRESOLVED
+        del self.guessed[mark:]
+
+    def _backup(self, cycle: list[str]) -> bool:
+        """Decide a cycle with no or two consistent outcomes; False if it has nothing to decide."""
+        order = self.order
+        fleets = {k for k in cycle if order[k].kind == "C"}
+        changed = False
+        if fleets:
+            # Convoy paradox, Szykman rule: the moves convoyed by fleets of the cycle fail as
+            # if not convoyed (they hold, and cut no support).
+            for m, fl in sorted(self.convoyers.items()):
+                if fl & fleets and m not in self.szykman:
+                    self.szykman.add(m)
+                    self.value[m], self.state[m] = False, _RESOLVED
+                    changed = True
+        else:
+            # Circular movement: every move in the cycle succeeds.
+            for k in cycle:
+                if order[k].kind == "-":
+                    self.value[k], self.state[k] = True, _RESOLVED
+                    changed = True
+        return changed
 
 
 def _chain(start: str, dest: str, fleets: frozenset[str]) -> bool:
@@ -391,99 +526,152 @@ def _on_a_chain(start: str, dest: str, fleet: str, fleets: frozenset[str]) -> bo
     return any(walk(f, frozenset([f]), False) for f in SEA_NEXT[start] if f in fleets)
 
 
-def _movement(board: Board, orders: dict[str, list[Order]], datc: str) -> Resolution:
+def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) -> Resolution:
     units = board.units
     by_prov: dict[str, Order] = {}
+    moves: list[str] = []
+    supports: list[str] = []
+    convoys: list[str] = []
+    holds = 0
     for power, os in orders.items():
         for o in os:
-            loc = o.loc
-            u = units.get(loc[:3])
+            kind, utype, loc = o[:3]
+            p = loc[:3]
             # orders come parsed; one for a unit the power does not have here is ignored
-            if u is not None and u[0] == power and u[2] == loc and u[1] == o.utype and o.kind in _MOVEMENT:
-                by_prov[loc[:3]] = o
+            if units.get(p) != (power, utype, loc):
+                continue
+            if kind == "-":
+                moves.append(p)
+            elif kind == "S":
+                supports.append(p)
+            elif kind == "C":
+                convoys.append(p)
+            elif kind == "H":
+                holds += 1
+            else:
+                continue
+            by_prov[p] = o
+    if len(moves) + len(supports) + len(convoys) + holds > len(by_prov):
+        # a unit ordered twice: its last order stands, in the place of its first
+        moves = [p for p, o in by_prov.items() if o.kind == "-"]
+        supports = [p for p, o in by_prov.items() if o.kind == "S"]
+        convoys = [p for p, o in by_prov.items() if o.kind == "C"]
     if len(by_prov) < len(units):
         for p, u in units.items():
             if p not in by_prov:
                 by_prov[p] = Order("H", u[1], u[2])
-    m = _Movement(board, by_prov, datc)
-    for p in sorted(m.movers):
-        m.moves(p)
-    for p in sorted(m.supports):
-        for s in m.supports[p]:
-            m.resolve("s" + s)
-
-    moved = {p: by_prov[p].dest for p in m.movers if m.moves(p)}
-    dislodged: dict[str, str] = {}
-    for p in moved:
-        dp = m.movers[p]
-        if dp in units and dp not in moved:
-            dislodged[dp] = p
+    m: _Orders = _Quick(board, by_prov, moves, supports, convoys, datc)
+    value, movers, into, convoyers = m.value, m.movers, m.into, m.convoyers
+    try:
+        # first the decisions that consult no other: an unattacked support is given, an
+        # unopposed land move into an empty province succeeds
+        if m.supports:
+            for sups in m.supports.values():
+                for s in sups:
+                    if s not in into:
+                        value[s] = True
+        decide = m.resolve
+        for p in movers:
+            if p not in value:
+                q = movers[p]
+                if q not in units and len(into[q]) == 1 and p not in convoyers:
+                    value[p] = True
+                else:
+                    decide(p)
+        for sups in m.supports.values():
+            for s in sups:
+                if s not in value:
+                    decide(s)
+    except _Cycle:  # decide the phase again, in the order guess-and-check is defined over
+        m = _Movement(board, by_prov, moves, supports, convoys, datc)
+        for p in sorted(m.movers):
+            m.moves(p)
+        for p in sorted(m.supports):
+            for s in m.supports[p]:
+                m.resolve(s)
+        value = m.value
+    # Every move and support is decided now; convoys left open depend on moves only (no cycle).
     used: dict[str, list[Order]] = {}
-    names: dict[str, str] = {}
     results: dict[str, list[str]] = {}
+    out: dict[str, list[str]] = {}  # province -> its unit's results
     for p in sorted(units):
         u = units[p]
-        names[p] = name = UNIT_NAME[u[1], u[2]]
-        results[name] = []
-        mine = used.get(u[0])
-        if mine is None:
-            used[u[0]] = [by_prov[p]]
+        results[f"{u[1]} {u[2]}"] = out[p] = []
+        power = u[0]
+        if power in used:
+            used[power].append(by_prov[p])
         else:
-            mine.append(by_prov[p])
+            used[power] = [by_prov[p]]
     void = m.void
     for p in void:
-        results[names[p]].append(VOID)
-    for p in m.movers:
-        if p not in moved:
-            results[names[p]].append(NO_CONVOY if p in m.convoyers and not m.path(p) else BOUNCE)
+        out[p].append(VOID)
+    moved: dict[str, str] = {}
+    for p in movers:
+        if value[p]:
+            moved[p] = by_prov[p].dest
+        else:
+            out[p].append(NO_CONVOY if p in convoyers and not m.path(p) else BOUNCE)
     for p in m.no_convoy:
-        results[names[p]].append(NO_CONVOY)
-    value = m.value
+        out[p].append(NO_CONVOY)
     for sups in m.supports.values():
         for p in sups:
-            if not value["s" + p]:
-                results[names[p]].append(CUT)
-    for p in dislodged:
-        res = results[names[p]]
-        res.append(DISLODGED)
-        if by_prov[p].kind == "C" and p not in void:
-            res.append(DISRUPTED)
+            if not value[p]:
+                out[p].append(CUT)
+    dislodged: dict[str, str] = {}
+    for p in moved:
+        dp = movers[p]
+        if dp in units and dp not in moved:
+            dislodged[dp] = p
 
     after = Board.__new__(Board)
-    after.year, after.season, after.phase_kind = board.year, board.season, board.phase_kind
+    after._cache = {}
+    after.year, after.season, after.phase_kind = board.year, board.season, "R"
     after.centres = board.centres  # replaced, never mutated, when centres change hands
-    new_units = {p: u for p, u in units.items() if p not in moved and p not in dislodged}
+    # the units that stay keep their order; the ones that moved come after, in order of moving
+    new_units = after.units = dict(units)
+    for p in moved:
+        del new_units[p]
+    for p in dislodged:
+        del new_units[p]
     for p, dest in moved.items():
         u = units[p]
         new_units[dest[:3]] = (u[0], u[1], dest)
-    # Where a dislodged unit may not go: occupied now, or a standoff (a move made there failed,
-    # other than the loser of a head-to-head battle), or its dislodger's origin unless convoyed.
-    standoff = set()
-    for p, dp in (m.movers.items() if dislodged else ()):
-        if p in moved or not m.live(p) or p in m.szykman:
-            continue
-        if p in dislodged and dislodged[p] == dp and m.head_to_head(p) is not None:
-            continue
-        standoff.add(dp)
     after.dislodged = {}
-    for p, by in dislodged.items():
-        power, utype, loc = units[p]
-        from_sea = m.by_sea(by)
-        options = []
-        adj = FLEET_ADJ.get(loc, ()) if utype == "F" else ARMY_ADJ.get(loc, ())
-        for d in sorted(adj):
-            dp = d[:3]
-            if dp in new_units or dp in standoff or (dp == by and not from_sea):
+    named: dict[str, str] = {}  # dislodged unit -> its dislodger's province
+    if dislodged:
+        for p in dislodged:
+            res = out[p]
+            res.append(DISLODGED)
+            if by_prov[p].kind == "C" and p not in void:
+                res.append(DISRUPTED)
+        # Where a dislodged unit may not go: occupied now, or a standoff (a move made there
+        # failed, other than the loser of a head-to-head battle), or its dislodger's origin
+        # unless convoyed.
+        standoff = set()
+        for p, dp in movers.items():
+            if p in moved or not m.live(p) or p in m.szykman:
                 continue
-            options.append(d)
-        if options:
-            after.dislodged[p] = (power, utype, loc, tuple(options))
-        else:  # nowhere to go: disbanded at once, no retreat phase for it
-            results[f"{utype} {loc}"].append(DISBAND)
-    after.units = new_units
-    res = Resolution(board.phase, used, results, after,
-                     {UNIT_NAME[units[p][1], units[p][2]]: by for p, by in dislodged.items()})
-    _advance(after, res)
+            if p in dislodged and dislodged[p] == dp and m.head_to_head(p) is not None:
+                continue
+            standoff.add(dp)
+        for p, by in dislodged.items():
+            power, utype, loc = units[p]
+            from_sea = m.by_sea(by)
+            options = []
+            adj = FLEET_ADJ.get(loc, ()) if utype == "F" else ARMY_ADJ.get(loc, ())
+            for d in sorted(adj):
+                dp = d[:3]
+                if dp in new_units or dp in standoff or (dp == by and not from_sea):
+                    continue
+                options.append(d)
+            if options:
+                after.dislodged[p] = (power, utype, loc, tuple(options))
+            else:  # nowhere to go: disbanded at once, no retreat phase for it
+                out[p].append(DISBAND)
+            named[f"{utype} {loc}"] = by
+    res = Resolution(board.phase, used, results, after, named)
+    if not after.dislodged:
+        _advance(after, res)  # past the retreats nobody makes
     return res
 
 
@@ -625,7 +813,7 @@ def _any_adjacent(p: str) -> frozenset[str]:
 def _advance(board: Board, res: Resolution) -> None:
     """Move `board` to the next phase that needs orders: retreats only with dislodged units;
     in winter, centres change hands and adjustments happen only where someone builds or removes."""
-    board.changed()
+    board._cache = {}  # board.changed()
     while True:
         s, k = board.season, board.phase_kind
         if k == "M":
@@ -641,7 +829,7 @@ def _advance(board: Board, res: Resolution) -> None:
             board.season, board.phase_kind = "W", "A"
             capture_centres(board)
             res.winters.append(board.year)
-            if any(board.adjustment(p) != 0 for p in HOMES):
+            if _adjusts(board):
                 return
             continue
         # after adjustments
@@ -650,10 +838,21 @@ def _advance(board: Board, res: Resolution) -> None:
         return
 
 
+def _adjusts(board: Board) -> bool:
+    """Some power builds or removes (`board.adjustment(power) != 0` for some power)."""
+    owned = list(board.centres.values())
+    have = [u[0] for u in board.units.values()]
+    for power in HOMES:
+        diff = owned.count(power) - have.count(power)
+        if diff < 0 or (diff > 0 and board.build_sites(power)):
+            return True
+    return False
+
+
 def capture_centres(board: Board) -> None:
     """Each supply centre goes to the power with a unit in it (winter, after fall retreats)."""
-    board.centres = dict(board.centres)  # boards may share the dict: copy before writing
-    for prov, u in board.units.items():
-        if prov in CENTRES:
-            board.centres[prov] = u[0]
-    board.changed()
+    units = board.units
+    centres = board.centres = dict(board.centres)  # boards may share the dict: copy before writing
+    for prov in [p for p in units if p in CENTRES]:
+        centres[prov] = units[prov][0]
+    board._cache = {}  # board.changed()
