@@ -231,8 +231,10 @@ class DipBlueForeignOffice(ForeignOffice):
             if d["proposer"] == me or me in d["accepted"]:
                 continue
             ok = self.accept_all or self._acceptable(d, me, phase, ratio, peace, war, sizes)
-            cls = DipAccept if ok else DipReject
-            says.append(cls(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
+            if ok:
+                says.append(DipAccept(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
+            elif len(d["parties"]) == 2:  # a deal of three or more lapses unanswered (see _NO_REJECT)
+                says.append(DipReject(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
         if (view.get("talk") or {}).get("round") == 0:
             living = [p for p in alive(obs) if p != me]
             known = view.get("negotiators")
@@ -284,3 +286,8 @@ class DipBlueForeignOffice(ForeignOffice):
                 return False
         return True
 
+
+# _NO_REJECT: the rules validate talk when it arrives and apply a round's talk in speaker order,
+# so an accept that follows, in the same round, another party's reject of the same deal fails in
+# the ledger (KeyError in games.diplomacy.deals.Ledger.apply, reported on issue 7). Until that
+# is fixed we never reject a deal with more than one other party: it lapses at adjudication.

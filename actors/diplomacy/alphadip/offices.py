@@ -14,7 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, StrategyOffice
-from actors.diplomacy.alphadip.tactics import Situation, own_goals, search
+from actors.diplomacy.alphadip.orderfinder import fill_orders
+from actors.diplomacy.alphadip.simulate import Climber, _parse, predict
+from actors.diplomacy.alphadip.tactics import Situation, help_factor, own_goals, search
+from actors.diplomacy.dumbbot import evaluate
 from actors.diplomacy.view import board_from_observation
 from bus.messages import KBUpdate, OfficeRequest, Suggestion
 from games.diplomacy.board import CENTRES, POWERS, Board
@@ -27,13 +30,16 @@ class AlphaDipParams(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     node_budget: int = Field(600, ge=1)  # branch-and-bound nodes per search (never a time limit)
-    keep: int = Field(4, ge=1)  # moves suggested besides the fallback
+    keep: int = Field(2, ge=1)  # moves suggested besides the fallback
     goal_decay: float = 0.99  # algorithm 3: every goal value, every phase
     goal_support: float = 0.04  # algorithm 3: g += 0.04 g per order or deal supporting the goal
     goal_against: float = 0.95  # algorithm 3: g *= 0.95 per order or deal against it
     trust_broken: float = 0.5  # trust += this per deal the power broke (less trust)
     trust_kept: float = 0.9  # trust *= this per phase the power kept its deals with us
     accept_loss: float = 0.0  # the most utility we give up to accept an order commitment
+    climb_budget: int = Field(100, ge=0)  # adjudications to refine a move (simulate.py); 0: off
+    defend: float = 1.0  # weight of keeping a centre we own, against taking a new one
+    threat_cap: int = Field(99, ge=0)  # the most units one opponent is assumed to bring
 
 
 def prior_trust(traits: dict[str, Any]) -> float:
@@ -62,7 +68,8 @@ def _commitments_now(obs: dict[str, Any]) -> list[dict[str, Any]]:
             if c.get("phase") == obs["phase"]]
 
 
-def situation(view: dict[str, Any], board: Board, honest: bool, promised_only: bool) -> Situation:
+def situation(view: dict[str, Any], board: Board, honest: bool, promised_only: bool,
+              params: AlphaDipParams | None = None) -> Situation:
     """The search's inputs from a KB view (see tactics.Situation)."""
     obs, traits = view["observation"], view.get("traits") or {}
     me = obs["power"]
@@ -94,6 +101,7 @@ def situation(view: dict[str, Any], board: Board, honest: bool, promised_only: b
         helpers=helpers, predicted=view.get("goals") or {}, fixed=fixed if honest else {},
         promised=frozenset(promised) if promised_only else None, committed_elsewhere=frozenset(elsewhere),
         no_entry=frozenset(no_entry) if honest else frozenset(),
+        defend=params.defend if params else 1.0, threat_cap=params.threat_cap if params else 99,
     )
 
 
@@ -103,18 +111,21 @@ def _avoid(board: Board, spared: frozenset[str]) -> list[str]:
                   | {c for c, o in board.centres.items() if o in spared})
 
 
-def _suggestion(move: Any, kind: str, breaks: bool, avoid: list[str]) -> Suggestion:
+def _suggestion(move: Any, kind: str, breaks: bool, avoid: list[str], value: float | None = None) -> Suggestion:
     data = {**move.to_json(), "kind": kind, "breaks": breaks, "avoid": avoid}
     return Suggestion(action=json.dumps(data, sort_keys=True, separators=(",", ":")), utility=round(move.value, 6))
 
 
 class AlphaDipStrategyOffice(StrategyOffice):
     """D-Brane-like strategic module with goals and trust (tactics.py): a fallback move (no
-    support from others), the best moves (possibly needing support), deal utilities."""
+    support from others), the best moves (possibly needing support), deal utilities. Each move
+    is completed by the Order Finder and refined against predicted orders (simulate.py)."""
 
     def __init__(self, address: str, seed: int, params: AlphaDipParams):
         super().__init__(address, seed)
         self.params = params
+        self._cache: tuple | None = None  # (position, our DumbBot evaluation, opponent model)
+        self._ev = None
 
     def suggest(self, request: OfficeRequest) -> Answer:
         view = request.view
@@ -123,21 +134,63 @@ class AlphaDipStrategyOffice(StrategyOffice):
             return Answer(suggestions=[Suggestion(action='{"orders":{}}', utility=0.0)])
         board = board_from_observation(obs)
         acting = bool(request.legal)
-        sit = situation(view, board, honest=True, promised_only=acting)
+        sit = situation(view, board, honest=True, promised_only=acting, params=self.params)
         budget, keep = self.params.node_budget, self.params.keep
         avoid = _avoid(board, sit.spared)
+        ev, climber = self._model(board, sit.power)
         fallback, _ = search(sit, budget, 1, foreign=False)
+        base = self._refine(climber, board, sit, fallback[0], frozenset(avoid), None)
         out = [_suggestion(fallback[0], "fallback", False, avoid)]
         if sit.helpers:
             moves, _ = search(sit, budget, keep, foreign=True)
-            out += [_suggestion(m, "move", False, avoid) for m in moves if m.needs]
+            for m in moves:
+                if m.needs:
+                    gain = self._refine(climber, board, sit, m, frozenset(avoid), base)
+                    out.append(_suggestion(m, "move", False, avoid, gain))
         if acting and (sit.fixed or sit.spared or sit.no_entry):  # what breaking our word would bring
-            free = situation(view, board, honest=False, promised_only=True)
+            free = situation(view, board, honest=False, promised_only=True, params=self.params)
             moves, _ = search(free, budget, 1, foreign=True)
             if moves and moves[0].orders != fallback[0].orders:
+                self._refine(climber, board, free, moves[0], frozenset(), base)
                 out.append(_suggestion(moves[0], "break", True, []))
         out.sort(key=lambda s: -s.utility)
         return Answer(suggestions=out)
+
+    def _model(self, board: Board, me: str) -> tuple[Any, Climber | None]:
+        """DumbBot's evaluation of the board for us and the opponent model, once per position."""
+        key = (board.phase, tuple(sorted(board.units.items())), tuple(sorted(board.centres.items())))
+        if self._cache is None or self._cache[0] != key:
+            evs = {p: evaluate(board, p) for p in POWERS if any(u[0] == p for u in board.units.values())}
+            climber = Climber(board, me, predict(board, me, evs), evs[me].value) if self.params.climb_budget else None
+            self._cache = (key, evs.get(me), climber)
+        self._ev = self._cache[1]
+        return self._cache[1], self._cache[2]
+
+    def _refine(self, climber: Climber | None, board: Board, sit: Situation, move: Any, avoid: frozenset[str],
+                base: float | None) -> float:
+        """Complete `move` with the Order Finder, climb it against the predicted orders (in place),
+        and set its value: the climbed score, or for a move needing help the fallback's score
+        plus its gain discounted by the trust in every helper."""
+        move.orders = fill_orders(board, sit.power, dict(move.orders), self.rng, avoid, ev=self._ev)
+        if climber is None:
+            return move.value
+        others = climber.others
+        if move.needs:
+            others = {p: list(os) for p, os in others.items()}
+            for power, prov, order in move.needs:
+                others[power] = [o for o in others.get(power, []) if o.loc[:3] != prov] + [_parse(board, power, order)]
+        solo = Climber.__new__(Climber)
+        solo.__dict__.update({**climber.__dict__, "others": others, "nodes": 0})
+        orders, score = solo.climb(move.orders, self.params.climb_budget, frozen=set(sit.fixed))
+        move.orders = orders
+        if base is None:
+            move.value = score
+        else:
+            factor = 1.0
+            for power in sorted({pw for pw, _, _ in move.needs}):
+                factor *= help_factor(sit.trust.get(power, 1.0))
+            move.value = base + (score - base) * factor
+        return move.value
 
     def deal_utility(self, request: OfficeRequest) -> Answer:
         """For each open deal proposed to us: the change of our best move's utility if we keep
@@ -148,7 +201,7 @@ class AlphaDipStrategyOffice(StrategyOffice):
         me = obs["power"]
         known = view.get("deal_values") or {}
         board = board_from_observation(obs)
-        base_sit = situation(view, board, honest=True, promised_only=True)
+        base_sit = situation(view, board, honest=True, promised_only=True, params=self.params)
         budget = self.params.node_budget
         base = None
         updates = []
@@ -208,8 +261,10 @@ class AlphaDipForeignOffice(ForeignOffice):
             if d["proposer"] == me or me in d["accepted"]:
                 continue
             ok = self._acceptable(d, me, phase, trust, mine, values)
-            cls = DipAccept if ok else DipReject
-            says.append(cls(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
+            if ok:
+                says.append(DipAccept(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
+            elif len(d["parties"]) == 2:  # a deal of three or more lapses unanswered (see _NO_REJECT)
+                says.append(DipReject(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
         if (view.get("talk") or {}).get("round") == 0:
             asked = {k: v for k, v in (fo.get("asked") or {}).items() if v == year}
             living = set(alive(obs))
@@ -401,3 +456,9 @@ def _for_and_against(op: str, c: str, orders: list[str], deals: list[dict[str, A
             elif k["type"] == "dmz" and op in k["powers"] and c in k["provinces"]:
                 con += 1
     return pro, con
+
+
+# _NO_REJECT: the rules validate talk when it arrives and apply a round's talk in speaker order,
+# so an accept that follows, in the same round, another party's reject of the same deal fails in
+# the ledger (KeyError in games.diplomacy.deals.Ledger.apply, reported on issue 7). Until that
+# is fixed we never reject a deal with more than one other party: it lapses at adjudication.

@@ -15,15 +15,18 @@ import random
 from typing import Any
 
 from actors.diplomacy.alphadip.tactics import attacks, reachers
+from actors.diplomacy.dumbbot import Evaluation
 from actors.diplomacy.dumbbot import plan as dumbbot_plan
 from games.diplomacy.board import Board, movement_orders
 
 
 def fill_orders(board: Board, power: str, orders: dict[str, str], rng: random.Random,
-                avoid: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """Province -> order for every unit of `power` (movement, retreats), or the adjustment
-    orders (winter), given the move's `orders` (province -> order)."""
-    dplan = dumbbot_plan(board, power, rng)
+                avoid: frozenset[str] = frozenset(), ev: Evaluation | None = None) -> dict[str, Any]:
+    """Province -> order for every unit of `power` (movement, retreats), given the move's
+    `orders` (province -> order); `ev`: DumbBot's evaluation of this board for `power`, if known."""
+    if board.phase_kind == "M" and not any(u[0] == power and p not in orders for p, u in board.units.items()):
+        return dict(orders)
+    dplan = dumbbot_plan(board, power, rng, ev=ev)
     if board.phase_kind == "R":
         return {loc.split()[1][:3]: o for loc, o in sorted(dplan.orders.items())}
     if board.phase_kind == "A":

@@ -118,7 +118,7 @@ class DiplomacyPresident(President):
         moves = [json.loads(s.action) | {"utility": s.utility} for s in suggestions]
         confirmed = {(c["power"], c["order"]) for d in obs["deals"]["confirmed"] for c in d["commitments"]
                      if c["type"] == "order" and c["phase"] == obs["phase"]}
-        feasible = [m for m in moves if all((p, o) in confirmed for p, o in m.get("needs", []))]
+        feasible = [m for m in moves if all((p, o) in confirmed for p, _, o in m.get("needs", []))]
         honest = [m for m in feasible if not m.get("breaks")]
         breaking = [m for m in feasible if m.get("breaks")]
         chosen = max(honest, key=lambda m: m["utility"], default=None)

@@ -93,6 +93,8 @@ class Situation:
     promised: frozenset[tuple[str, str, str]] | None = None  # the only foreign supports usable
     committed_elsewhere: frozenset[str] = frozenset()  # foreign provinces whose orders are promised
     no_entry: frozenset[str] = frozenset()  # provinces we promised not to enter (DMZ)
+    defend: float = 1.0  # weight of keeping a centre we own (vs taking one)
+    threat_cap: int = 99  # the most units one opponent is assumed to bring against a centre
 
 
 def _legal(board: Board, prov: str) -> frozenset[str]:
@@ -150,7 +152,7 @@ def threat(sit: Situation, c: str) -> int:
         if sit.predicted.get(owner, {}).get(c, 1.0) < GOAL_FLOOR:
             continue
         per[owner] = per.get(owner, 0) + 1
-    return max(per.values(), default=0)
+    return min(sit.threat_cap, max(per.values(), default=0))
 
 
 def targets(sit: Situation) -> list[str]:
@@ -180,7 +182,7 @@ def targets(sit: Situation) -> list[str]:
 def options(sit: Situation, c: str) -> list[Option]:
     """The ways of guaranteeing centre `c`, best first (at most a few per mover)."""
     board, me = sit.board, sit.power
-    goal = sit.goals.get(c, 1.0)
+    goal = sit.goals.get(c, 1.0) * (sit.defend if board.centres.get(c) == me else 1.0)
     need = threat(sit, c)
     occ = board.units.get(c)
     reach = reachers(board).get(c, [])
