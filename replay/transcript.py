@@ -243,6 +243,10 @@ def _view_lines(v: dict[str, Any], player: int) -> list[str]:
 
 
 def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, Any]]:
-    """(text, data) of one game's transcript."""
+    """(text, data) of one game's transcript (the builder is chosen by the header's game)."""
+    if log.header.get("game") == "diplomacy":
+        from replay.transcript_diplomacy import transcript as diplomacy_transcript
+
+        return diplomacy_transcript(log, player)
     data = build_transcript(log, player)
     return render_transcript(data), data

@@ -181,7 +181,8 @@ class AlphaDipStrategyOffice(StrategyOffice):
                 others[power] = [o for o in others.get(power, []) if o.loc[:3] != prov] + [_parse(board, power, order)]
         solo = Climber.__new__(Climber)
         solo.__dict__.update({**climber.__dict__, "others": others, "nodes": 0})
-        orders, score = solo.climb(move.orders, self.params.climb_budget, frozen=set(sit.fixed))
+        orders, score = solo.climb(move.orders, self.params.climb_budget, frozen=set(sit.fixed),
+                                   avoid=avoid | sit.no_entry)
         move.orders = orders
         if base is None:
             move.value = score
@@ -345,7 +346,8 @@ class AlphaDipIntelligenceOffice(IntelligenceOffice):
     unit out of the centre, supports another power's move into it, or agrees to peace with its
     owner or to a DMZ over it.
     Trust (0 full, 1 neutral, more = less trust): + `trust_broken` per deal the power broke with
-    us in the last phase; else x `trust_kept` if a deal with us bound it in that phase.
+    us since the last update; else x `trust_kept` once per movement phase in which a deal with us
+    bound it. (Orders of phases in which we had no request are not seen: only `last` is.)
     """
 
     def __init__(self, address: str, seed: int, params: AlphaDipParams):
@@ -384,23 +386,26 @@ class AlphaDipIntelligenceOffice(IntelligenceOffice):
                 for _ in range(con):
                     g *= prm.goal_against
                 row[c] = round(g, 6)
-        # trust: deals in force in the phase just adjudicated
-        in_force: dict[str, list[str]] = {d["key"]: d["parties"] for d in obs["deals"]["confirmed"]}
-        for e in events:
-            if e["type"] == "confirmed" and e["phase"] == done:
-                in_force.setdefault(e["deal"], e["to"])
+        # trust: every deal broken since the last update (phases without a request of ours
+        # included); kept: once per movement phase adjudicated, for the powers bound with us
+        moved = done if done.endswith("M") else (done[:5] + "M" if done.endswith("R") else f"F{done[1:5]}M")
         broken: dict[str, int] = {}
         for e in new:
-            if e["type"] == "broken" and e["by"] != me and e["phase"] == done:
+            if e["type"] == "broken" and e["by"] != me:
                 broken[e["by"]] = broken.get(e["by"], 0) + 1
-        bound = sorted({p for parties in in_force.values() if me in parties for p in parties if p != me})
-        if done.endswith("M"):
-            for p in sorted(trust):
-                if broken.get(p):
-                    trust[p] = trust[p] + prm.trust_broken * broken[p]
-                elif p in bound:
-                    trust[p] = trust[p] * prm.trust_kept
-                trust[p] = round(trust[p], 6)
+        in_force: dict[str, list[str]] = {d["key"]: d["parties"] for d in obs["deals"]["confirmed"]}
+        for e in events:
+            if e["type"] == "confirmed" and e["phase"] == moved:
+                in_force.setdefault(e["deal"], e["to"])
+        bound = {p for parties in in_force.values() if me in parties for p in parties if p != me}
+        kept_now = io.get("moved") != moved
+        for p in sorted(trust):
+            if broken.get(p):
+                trust[p] = trust[p] + prm.trust_broken * broken[p]
+            elif kept_now and p in bound:
+                trust[p] = trust[p] * prm.trust_kept
+            trust[p] = round(trust[p], 6)
+        io["moved"] = moved
         io.update({"events": len(events), "phase": done})
         return Answer(updates=[KBUpdate(path=("trust",), value=trust), KBUpdate(path=("goals",), value=goals),
                                KBUpdate(path=("io",), value=io)])

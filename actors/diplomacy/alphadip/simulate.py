@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from actors.diplomacy.dumbbot import DumbBotParams, Evaluation, evaluate, plan
+from actors.diplomacy.alphadip.tactics import attacks
 from games.diplomacy.adjudicator import resolve
 from games.diplomacy.board import CENTRES, POWERS, Board, Order, OrderError, movement_orders, parse_order
 
@@ -81,19 +82,24 @@ class Climber:
         pos = sum(self.values.get(f"{u[1]} {u[2]}", 0) for u in alive)
         return owned + 0.5 * len(alive) + 1e-7 * pos
 
-    def candidates(self, prov: str, mine: Iterable[str]) -> list[str]:
+    def candidates(self, prov: str, mine: Iterable[str], avoid: frozenset[str] = frozenset()) -> list[str]:
+        """Hold, moves and supports of our own units, entering none of `avoid`."""
         own = {f"{self.board.units[p][1]} {self.board.units[p][2]}" for p in mine}
         out = []
         for o in movement_orders(self.board, prov):
             parts = o.split()
+            if attacks(o) in avoid:
+                continue
             if parts[2] == "H" or (parts[2] == "-" and "VIA" not in parts):
                 out.append(o)
             elif parts[2] == "S" and f"{parts[3]} {parts[4]}" in own:
                 out.append(o)
         return out
 
-    def climb(self, orders: dict[str, str], budget: int, frozen: Iterable[str] = ()) -> tuple[dict[str, str], float]:
-        """Improve `orders` unit by unit (not the `frozen` provinces) within `budget` nodes."""
+    def climb(self, orders: dict[str, str], budget: int, frozen: Iterable[str] = (),
+              avoid: frozenset[str] = frozenset()) -> tuple[dict[str, str], float]:
+        """Improve `orders` unit by unit (not the `frozen` provinces, never entering `avoid`)
+        within `budget` nodes."""
         best = dict(orders)
         top = self.score(best)
         mine = sorted(p for p, u in self.board.units.items() if u[0] == self.me)
@@ -102,7 +108,7 @@ class Climber:
         while improved and self.nodes < budget:
             improved = False
             for prov in free:
-                for o in self.candidates(prov, mine):
+                for o in self.candidates(prov, mine, avoid):
                     if o == best.get(prov) or self.nodes >= budget:
                         continue
                     trial = {**best, prov: o}
