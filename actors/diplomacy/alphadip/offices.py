@@ -130,7 +130,7 @@ class AlphaDipStrategyOffice(StrategyOffice):
     def suggest(self, request: OfficeRequest) -> Answer:
         view = request.view
         obs = view["observation"]
-        if obs.get("over") or obs["phase"][5] != "M":
+        if obs.get("over") or obs["phase"][5] != "M" or not obs["units"].get(obs["power"]):
             return Answer(suggestions=[Suggestion(action='{"orders":{}}', utility=0.0)])
         board = board_from_observation(obs)
         acting = bool(request.legal)
