@@ -34,7 +34,6 @@ OK, BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED, DISBAND = (
 
 UNIT_NAME = {(t, loc): f"{t} {loc}" for t, adj in (("A", ARMY_ADJ), ("F", FLEET_ADJ)) for loc in adj}
 
-_MOVEMENT = frozenset("H-SC")
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _NEVER = 1 << 60
 
@@ -100,24 +99,21 @@ class _Orders:
 
     def _setup(self, moves: list[str], supports: list[str], convoys: list[str], datc: str) -> None:
         """The provinces ordered to move, support and convoy, each list in `order`'s order."""
-        if not convoys:
-            self._land(moves)
-            self._supports(supports, convoys, set())
-            return
         order = self.order
         movers, into, convoyers, no_convoy = self.movers, self.into, self.convoyers, self.no_convoy
         convoy_orders: dict[tuple[str, str], list[str]] = {}
         for p in convoys:
             o = order[p]
             convoy_orders.setdefault((o.target[:3], o.dest), []).append(p)
+        armies = {a for a, _ in convoy_orders}  # armies some fleet convoys
         used_convoys: set[str] = set()
         for p in moves:
             o = order[p]
             dp = o.dest[:3]
             if o.utype == "A":
-                adjacent = dp in ARMY_ADJ[p]
-                ships = convoy_orders.get((p, dp))
+                ships = convoy_orders.get((p, dp)) if p in armies else None
                 if ships:
+                    adjacent = dp in ARMY_ADJ[p]
                     fleets = frozenset(ships)
                     if (o.via or not adjacent) and _chain(p, dp, fleets):
                         convoyers[p] = fleets
@@ -129,7 +125,7 @@ class _Orders:
                     elif not adjacent:
                         no_convoy.add(p)
                         continue
-                elif not adjacent:
+                elif dp not in ARMY_ADJ[p]:
                     no_convoy.add(p)
                     continue
             movers[p] = dp
@@ -138,21 +134,6 @@ class _Orders:
             else:
                 into[dp] = [p]
         self._supports(supports, convoys, used_convoys)
-
-    def _land(self, moves: list[str]) -> None:
-        """_setup's moves when no fleet convoys: every army move is by land, or has no convoy."""
-        order, movers, into, no_convoy = self.order, self.movers, self.into, self.no_convoy
-        for p in moves:
-            o = order[p]
-            dp = o.dest[:3]
-            if o.utype == "A" and dp not in ARMY_ADJ[p]:
-                no_convoy.add(p)
-                continue
-            movers[p] = dp
-            if dp in into:
-                into[dp].append(p)
-            else:
-                into[dp] = [p]
 
     def _supports(self, supports: list[str], convoys: list[str], used_convoys: set[str]) -> None:
         """_setup's supports and convoys: valid ones, and void ones (not matching the move)."""
@@ -359,22 +340,20 @@ class _Quick(_Orders):
         elif other is None and len(rivals) == 1:
             return True  # an unopposed land move into an empty province
         h = q if movers.get(q) == p and p not in convoyers and q not in convoyers else None
-        if other is None:
-            att = 1 + self._count(supports.get(p))
-        elif h is None and q in movers and self.resolve(q):
-            att = 1 + self._count(supports.get(p))
+        if other is None or (h is None and q in movers and self.resolve(q)):  # q empty, or left
+            att = 1 + (self._count(supports[p]) if p in supports else 0)
         elif other[0] == units[p][0]:
             att = 0
         else:
-            att = 1 + self._count(supports.get(p), other[0])
+            att = 1 + (self._count(supports[p], other[0]) if p in supports else 0)
         if h is not None:
-            if att <= 1 + self._count(supports.get(h)):
+            if att <= 1 + (self._count(supports[h]) if h in supports else 0):
                 return False
         elif other is not None:
             if q in movers:
                 if att <= (0 if self.resolve(q) else 1):
                     return False
-            elif att <= 1 + self._count(supports.get(q)):
+            elif att <= 1 + (self._count(supports[q]) if q in supports else 0):
                 return False
         elif att <= 0:
             return False
@@ -387,7 +366,7 @@ class _Quick(_Orders):
                 elif movers.get(q) == r and r not in convoyers and q not in convoyers and self.resolve(q):
                     prevent = 0  # r lost a head-to-head battle
                 else:
-                    prevent = 1 + self._count(supports.get(r))
+                    prevent = 1 + (self._count(supports[r]) if r in supports else 0)
                 if att <= prevent:
                     return False
         return True
@@ -535,11 +514,13 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
     holds = 0
     for power, os in orders.items():
         for o in os:
-            kind, utype, loc = o[:3]
+            loc = o[2]
             p = loc[:3]
+            u = units.get(p)
             # orders come parsed; one for a unit the power does not have here is ignored
-            if units.get(p) != (power, utype, loc):
+            if u is None or u[0] != power or u[2] != loc or u[1] != o[1]:
                 continue
+            kind = o[0]
             if kind == "-":
                 moves.append(p)
             elif kind == "S":
@@ -589,7 +570,7 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
         for p in sorted(m.supports):
             for s in m.supports[p]:
                 m.resolve(s)
-        value = m.value
+        value, movers, into, convoyers = m.value, m.movers, m.into, m.convoyers
     # Every move and support is decided now; convoys left open depend on moves only (no cycle).
     used: dict[str, list[Order]] = {}
     results: dict[str, list[str]] = {}
@@ -605,37 +586,34 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
     void = m.void
     for p in void:
         out[p].append(VOID)
-    moved: dict[str, str] = {}
-    for p in movers:
+    # the units that stay keep their order; the ones that moved come after, in order of moving
+    new_units = dict(units)
+    moved: dict[str, str] = {}  # prov -> destination (location)
+    dislodged: dict[str, str] = {}  # prov -> its dislodger's province
+    for p, dp in movers.items():
         if value[p]:
             moved[p] = by_prov[p].dest
+            del new_units[p]
+            if dp in units and (dp not in movers or not value[dp]):
+                dislodged[dp] = p
+                del new_units[dp]
         else:
             out[p].append(NO_CONVOY if p in convoyers and not m.path(p) else BOUNCE)
+    for p, dest in moved.items():
+        u = units[p]
+        new_units[dest[:3]] = (u[0], u[1], dest)
     for p in m.no_convoy:
         out[p].append(NO_CONVOY)
     for sups in m.supports.values():
         for p in sups:
             if not value[p]:
                 out[p].append(CUT)
-    dislodged: dict[str, str] = {}
-    for p in moved:
-        dp = movers[p]
-        if dp in units and dp not in moved:
-            dislodged[dp] = p
 
     after = Board.__new__(Board)
     after._cache = {}
     after.year, after.season, after.phase_kind = board.year, board.season, "R"
     after.centres = board.centres  # replaced, never mutated, when centres change hands
-    # the units that stay keep their order; the ones that moved come after, in order of moving
-    new_units = after.units = dict(units)
-    for p in moved:
-        del new_units[p]
-    for p in dislodged:
-        del new_units[p]
-    for p, dest in moved.items():
-        u = units[p]
-        new_units[dest[:3]] = (u[0], u[1], dest)
+    after.units = new_units
     after.dislodged = {}
     named: dict[str, str] = {}  # dislodged unit -> its dislodger's province
     if dislodged:
@@ -670,8 +648,12 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
                 out[p].append(DISBAND)
             named[f"{utype} {loc}"] = by
     res = Resolution(board.phase, used, results, after, named)
-    if not after.dislodged:
-        _advance(after, res)  # past the retreats nobody makes
+    if after.dislodged:
+        return res  # retreats next
+    if after.season == "S":
+        after.season, after.phase_kind = "F", "M"  # no retreats: fall movement next
+        return res
+    _advance(after, res)  # no retreats: winter
     return res
 
 
@@ -840,12 +822,17 @@ def _advance(board: Board, res: Resolution) -> None:
 
 def _adjusts(board: Board) -> bool:
     """Some power builds or removes (`board.adjustment(power) != 0` for some power)."""
-    owned = list(board.centres.values())
-    have = [u[0] for u in board.units.values()]
-    for power in HOMES:
+    centres, units = board.centres, board.units
+    owned = list(centres.values())
+    have = [u[0] for u in units.values()]
+    for power, homes in HOMES.items():
         diff = owned.count(power) - have.count(power)
-        if diff < 0 or (diff > 0 and board.build_sites(power)):
+        if diff < 0:
             return True
+        if diff > 0:
+            for c in homes:  # a build site: an owned home centre, free
+                if centres.get(c) == power and c not in units:
+                    return True
     return False
 
 
