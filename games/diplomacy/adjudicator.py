@@ -795,7 +795,7 @@ def _any_adjacent(p: str) -> frozenset[str]:
 def _advance(board: Board, res: Resolution) -> None:
     """Move `board` to the next phase that needs orders: retreats only with dislodged units;
     in winter, centres change hands and adjustments happen only where someone builds or removes."""
-    board._cache = {}  # board.changed()
+    board.changed()
     while True:
         s, k = board.season, board.phase_kind
         if k == "M":
@@ -842,4 +842,4 @@ def capture_centres(board: Board) -> None:
     centres = board.centres = dict(board.centres)  # boards may share the dict: copy before writing
     for prov in [p for p in units if p in CENTRES]:
         centres[prov] = units[prov][0]
-    board._cache = {}  # board.changed()
+    board.changed()
