@@ -10,6 +10,7 @@ Hosts are reset, not re-created, from game to game.
 from __future__ import annotations
 
 import os
+import socket
 from typing import Any
 
 import ray
@@ -56,6 +57,24 @@ class _RayHost:
         return self.host.handle_batch(batch_bytes)
 
 
+class RayUnreachable(ConnectionError):
+    """No Ray cluster answers at the address given."""
+
+
+def check_reachable(address: str, timeout: float = 3.0) -> None:
+    """Fail fast (instead of Ray's minutes of retries) when nothing listens at host:port."""
+    if address == "auto":
+        return
+    hostport = address.split("://", 1)[-1]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        raise RayUnreachable(f"--address {address!r}: expected HOST:PORT, ray://HOST:PORT or auto")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise RayUnreachable(f"no Ray cluster answers at {address} ({exc.strerror or exc})") from None
+
+
 def ensure_ray(address: str | None = None, num_cpus: int | None = None) -> None:
     """Start a local Ray (or join `address`) unless one is already connected."""
     if ray.is_initialized():
@@ -63,6 +82,7 @@ def ensure_ray(address: str | None = None, num_cpus: int | None = None) -> None:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
     if address:
+        check_reachable(address)
         ray.init(address=address, **kwargs)
     else:
         ray.init(num_cpus=num_cpus or os.cpu_count() or 2, **kwargs)

@@ -161,6 +161,10 @@ def _cmd_tournament_run(args: argparse.Namespace) -> int:
     if args.runners is not None and args.runners < 1:
         raise UsageError("--runners must be at least 1")
     spec = load_spec(args.spec, games=args.games)
+    if args.address:
+        from actors.ray_placement import check_reachable
+
+        check_reachable(args.address)  # before anything is written
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
@@ -364,7 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError, SpecError, StoreError) as exc:
+    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError, SpecError, StoreError, ConnectionError) as exc:
         print(f"detente: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -79,3 +79,11 @@ def test_permute_deal_keeps_the_seed_within_a_block():
 def test_derived_seeds_are_stable():
     assert derive_seed(1, 0) == derive_seed(1, 0) != derive_seed(1, 1)
     assert derive_seed(1, 0) == 5182594212079351863  # pinned: the same on every machine and hash seed
+
+
+def test_unreachable_cluster_is_one_line_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(["tournament", "run", "ops/examples/werewolves.toml", "--out", str(out), "--address", "127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no Ray cluster answers at 127.0.0.1:1" in err and err.count("\n") == 1
+    assert not out.exists()
