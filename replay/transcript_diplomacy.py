@@ -89,7 +89,7 @@ def _kb_change(ph: dict[str, Any], msg: dict[str, Any], player: int | None, seq:
     owner = int(msg["sender"][1:])
     office = msg["source"].rsplit("/", 1)[-1]
     updates = {tuple(u["path"]): u["value"] for u in msg["updates"]}
-    if ("plan",) in updates and updates[("plan",)]:
+    if updates.get(("plan",)):
         ph["plans"][POWERS[owner]] = updates[("plan",)].get("why")
     if office != "io" or (player is not None and owner != player):
         return

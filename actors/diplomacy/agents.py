@@ -63,6 +63,6 @@ AGENTS: list[AgentDef] = [
 ]
 
 # AlphaDip and DipBlue (issue 7 part B): built in actors/diplomacy/alphadip/agents.py
-from actors.diplomacy.alphadip.agents import AGENTS as _ALPHA_AGENTS  # noqa: E402 (after DumbBot's own)
+from actors.diplomacy.alphadip.agents import AGENTS as _ALPHA_AGENTS
 
 AGENTS += _ALPHA_AGENTS

@@ -137,7 +137,7 @@ class AlphaDipStrategyOffice(StrategyOffice):
         sit = situation(view, board, honest=True, promised_only=acting, params=self.params)
         budget, keep = self.params.node_budget, self.params.keep
         avoid = _avoid(board, sit.spared)
-        ev, climber = self._model(board, sit.power)
+        _, climber = self._model(board, sit.power)
         fallback, _ = search(sit, budget, 1, foreign=False)
         base = self._refine(climber, board, sit, fallback[0], frozenset(avoid), None)
         out = [_suggestion(fallback[0], "fallback", False, avoid)]
@@ -331,9 +331,7 @@ class AlphaDipForeignOffice(ForeignOffice):
                 binds_me = c.get("power") == me or me in c.get("powers", ())
                 if binds_me and c["phase"] != phase:
                     return False  # AlphaDip negotiates the current phase only (thesis 5.1.1.1)
-        if deal["key"] in values and values[deal["key"]] < -self.params.accept_loss:
-            return False
-        return True
+        return not (deal["key"] in values and values[deal["key"]] < -self.params.accept_loss)
 
 
 class AlphaDipIntelligenceOffice(IntelligenceOffice):
@@ -456,9 +454,7 @@ def _for_and_against(op: str, c: str, orders: list[str], deals: list[dict[str, A
                 parts = k["order"].split()
                 if len(parts) >= 4 and parts[2] == "-" and parts[3][:3] == c:
                     pro += 1
-            elif k["type"] == "peace" and op in k["powers"] and owner in k["powers"] and owner != op:
-                con += 1
-            elif k["type"] == "dmz" and op in k["powers"] and c in k["provinces"]:
+            elif k["type"] == "peace" and op in k["powers"] and owner in k["powers"] and owner != op or k["type"] == "dmz" and op in k["powers"] and c in k["provinces"]:
                 con += 1
     return pro, con
 

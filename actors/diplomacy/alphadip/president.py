@@ -27,7 +27,19 @@ from actors.alpha.president import DEFAULT_VIEWS, President, _Job
 from actors.alpha.traits import Traits
 from actors.diplomacy.alphadip.orderfinder import adjustments, fill_orders
 from actors.diplomacy.view import board_from_observation
-from bus.messages import LOG, REFEREE, Act, ActRequest, Heard, KBChange, KBUpdate, Message, OfficeRequest, Suggestion, TalkTurn
+from bus.messages import (
+    LOG,
+    REFEREE,
+    Act,
+    ActRequest,
+    Heard,
+    KBChange,
+    KBUpdate,
+    Message,
+    OfficeRequest,
+    Suggestion,
+    TalkTurn,
+)
 from games.diplomacy.board import POWERS
 
 VIEWS: dict[str, tuple[str, ...]] = {

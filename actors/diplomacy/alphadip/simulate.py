@@ -15,10 +15,10 @@ destination values of where our units end.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from actors.diplomacy.dumbbot import DumbBotParams, Evaluation, evaluate, plan
 from actors.diplomacy.alphadip.tactics import attacks
+from actors.diplomacy.dumbbot import DumbBotParams, Evaluation, evaluate, plan
 from games.diplomacy.adjudicator import resolve
 from games.diplomacy.board import CENTRES, POWERS, Board, Order, OrderError, movement_orders, parse_order
 
@@ -90,9 +90,7 @@ class Climber:
             parts = o.split()
             if attacks(o) in avoid:
                 continue
-            if parts[2] == "H" or (parts[2] == "-" and "VIA" not in parts):
-                out.append(o)
-            elif parts[2] == "S" and f"{parts[3]} {parts[4]}" in own:
+            if parts[2] == "H" or (parts[2] == "-" and "VIA" not in parts) or parts[2] == "S" and f"{parts[3]} {parts[4]}" in own:
                 out.append(o)
         return out
 

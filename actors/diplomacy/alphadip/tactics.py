@@ -26,8 +26,8 @@ stops after `budget` nodes, never after a time, so its result does not depend on
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from games.diplomacy.board import (
     ARMY_ADJ,
@@ -162,7 +162,7 @@ def targets(sit: Situation) -> list[str]:
     reach = reachers(board)
     out = []
     for c in sorted(CENTRES):
-        if c in sit.no_entry and not (board.units.get(c) or ("",))[0] == me:
+        if c in sit.no_entry and (board.units.get(c) or ("",))[0] != me:
             continue
         occ = board.units.get(c)
         if occ is not None and occ[0] != me and occ[0] in sit.spared:
@@ -281,7 +281,7 @@ def search(sit: Situation, budget: int, keep: int = 4, foreign: bool = True) -> 
         floor = best[-1][0] if len(best) >= keep else -1.0
         if value + suffix[i] <= floor:
             return
-        c, opts = table[i]
+        _, opts = table[i]
         for o in opts:
             if nodes >= budget:
                 break
