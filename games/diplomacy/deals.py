@@ -113,9 +113,16 @@ class Ledger:
         return f"{type(item).__name__} is not Diplomacy talk"
 
     def apply(self, phase: str, speaker: str, item: Any) -> None:
-        """Take a valid talk item in (the referee applies a round's items in speaker order)."""
+        """Take a talk item in (the referee applies a round's items in speaker order).
+
+        Items were valid when they were said, but an earlier item of the same round may have
+        closed their deal (a rejection before an acceptance, a retraction, a proposal id used
+        twice): such an item is dropped, with a `dropped` event its speaker sees."""
         if isinstance(item, DipPropose):
             key = deal_key(speaker, item.deal_id)
+            if key in self.used:
+                self._event(phase, "dropped", key, [speaker], by=speaker, detail=f"deal id {item.deal_id} already used")
+                return
             self.used.add(key)
             self.open[key] = {
                 "key": key,
@@ -127,12 +134,15 @@ class Ledger:
             }
             self._event(phase, "proposed", key, self.open[key]["parties"], by=speaker)
             return
-        if isinstance(item, DipRetract):
-            deal = self.open.pop(deal_key(speaker, item.deal_id))
-            self._event(phase, "retracted", deal["key"], deal["parties"], by=speaker)
+        key = deal_key(speaker if isinstance(item, DipRetract) else item.proposer, item.deal_id)
+        deal = self.open.get(key)
+        if deal is None:
+            self._event(phase, "dropped", key, [speaker], by=speaker, detail="the deal closed earlier in this round")
             return
-        key = deal_key(item.proposer, item.deal_id)
-        deal = self.open[key]
+        if isinstance(item, DipRetract):
+            del self.open[key]
+            self._event(phase, "retracted", key, deal["parties"], by=speaker)
+            return
         if isinstance(item, DipReject):
             del self.open[key]
             self._event(phase, "rejected", key, deal["parties"], by=speaker)
@@ -214,9 +224,28 @@ def _check_commitment(board: Board, c: Any, alive: set[str]) -> str | None:
     return None
 
 
-def _target(order: Order) -> str:
-    """The province an order moves into or supports a move into ("" if none)."""
-    return order.dest[:3] if order.kind in ("-", "S") and order.dest else ""
+def _attack(board: Board, orders: dict[str, list[Order]], power: str, order: Order) -> tuple[str, str] | None:
+    """(province, victim) when `order` moves into, or supports a move into, another power's unit
+    or centre; None otherwise. Moving into a unit's province is no attack when that unit is
+    ordered away, and supporting a power's move into its own unit's province attacks nobody."""
+    if order.kind not in ("-", "S") or not order.dest:
+        return None
+    where = order.dest[:3]
+    attacker = power
+    if order.kind == "S":
+        supported = board.units.get(order.target[:3])
+        attacker = supported[0] if supported else power
+    unit = board.units.get(where)
+    if unit is not None:
+        leaving = any(o.kind == "-" and o.loc[:3] == where for o in orders.get(unit[0], []))
+        victim = None if leaving else unit[0]
+        if victim is None and board.centres.get(where) not in (None, attacker):
+            victim = board.centres[where]
+    else:
+        victim = board.centres.get(where)
+    if victim is None or victim == attacker:
+        return None
+    return where, victim
 
 
 def _breaches(board: Board, orders: dict[str, list[Order]], c: Any, phase: str, year: int):
@@ -245,13 +274,9 @@ def _breaches(board: Board, orders: dict[str, list[Order]], c: Any, phase: str, 
         return
     for power in friends:
         for i, o in enumerate(orders.get(power, [])):
-            where = _target(o)
-            if not where:
-                continue
-            unit = board.units.get(where)
-            owner = unit[0] if unit else board.centres.get(where)
-            if owner in friends and owner != power:
-                yield power, i, f"{o.text()} attacks {owner}, a party to the {c.type}"
+            hit = _attack(board, orders, power, o)
+            if hit is not None and hit[1] in friends and hit[1] != power:
+                yield power, i, f"{o.text()} attacks {hit[1]} in {hit[0]}, a party to the {c.type}"
 
 
 def _repair(board: Board, order: Order, c: Any) -> Order | None:

@@ -135,3 +135,45 @@ def test_deal_confirmed_broken_and_recorded(dealer, binding):
     assert (burgundy is not None and burgundy[0] == "GERMANY") is not binding  # bound: A MUN held
     assert after_spring.board.units["MUN"][0] == "GERMANY" if binding else "MUN" not in after_spring.board.units
     assert verify_game(log).ok
+
+
+def test_items_closed_earlier_in_the_round_are_dropped_not_fatal():
+    """Talk is checked when said and applied at round close in speaker order: a rejection applied
+    before an acceptance of the same deal leaves the acceptance nothing to accept."""
+    three = DipPropose(deal_id=3, commitments=(Peace(powers=("AUSTRIA", "FRANCE", "GERMANY"), until=1903),))
+    board, ledger = Board.initial(), Ledger()
+    ledger.apply("S1901M", "FRANCE", three)
+    assert ledger.validate(board, "AUSTRIA", DipReject(proposer="FRANCE", deal_id=3), ALL) is None
+    assert ledger.validate(board, "GERMANY", DipAccept(proposer="FRANCE", deal_id=3), ALL) is None
+    ledger.apply("S1901M", "AUSTRIA", DipReject(proposer="FRANCE", deal_id=3))
+    ledger.apply("S1901M", "GERMANY", DipAccept(proposer="FRANCE", deal_id=3))
+    ledger.apply("S1901M", "FRANCE", DipRetract(deal_id=3))
+    ledger.apply("S1901M", "FRANCE", three)  # same id again in the round
+    assert not ledger.open and not ledger.confirmed
+    dropped = [e for e in ledger.events if e["type"] == "dropped"]
+    assert [e["by"] for e in dropped] == ["GERMANY", "FRANCE", "FRANCE"] and all(len(e["to"]) == 1 for e in dropped)
+
+
+def test_peace_is_broken_by_attacks_on_a_partner_not_by_helping_it():
+    from games.diplomacy.board import parse_order
+    from games.diplomacy.deals import _breaches
+
+    board = Board.initial()
+    board.units["GAL"] = ("RUSSIA", "A", "GAL")
+    board.units["UKR"] = ("RUSSIA", "A", "UKR")
+    board.centres["RUM"] = "RUSSIA"
+    peace = Peace(powers=("AUSTRIA", "RUSSIA"), until=1905)
+
+    def breaches(**orders):
+        typed = {p.upper(): [parse_order(board, p.upper(), o) for o in os] for p, os in orders.items()}
+        return [(who, why) for who, _, why in _breaches(board, typed, peace, "S1901M", 1901)]
+
+    # Austria supports Russia into the province Russia's own army leaves: no attack on anyone
+    assert breaches(russia=["A GAL - SIL", "A UKR - GAL"], austria=["A VIE S A UKR - GAL"]) == []
+    # Austria moves onto a Russian army that stays, or supports such a move: peace broken
+    assert [w for w, _ in breaches(russia=["A GAL H"], austria=["A VIE - GAL"])] == ["AUSTRIA"]
+    assert [w for w, _ in breaches(russia=["A GAL H"], austria=["A VIE - GAL", "A BUD S A VIE - GAL"])] == ["AUSTRIA", "AUSTRIA"]
+    # ... but not when the Russian army moves away (Galicia is no centre)
+    assert breaches(russia=["A GAL - SIL"], austria=["A VIE - GAL"]) == []
+    # taking an empty Russian centre is an attack
+    assert [w for w, _ in breaches(austria=["A BUD - RUM"])] == ["AUSTRIA"]
