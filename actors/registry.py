@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from actors.actor import Actor
 from actors.alpha.baseline import RandomStrategyOffice
+from actors.alpha.offices import office_set
 from actors.alpha.president import President
 from actors.alpha.traits import Traits
 
@@ -45,18 +46,8 @@ class RandomOptions(BaseModel):
 
     @field_validator("offices", mode="before")
     @classmethod
-    def _split(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return tuple(sorted(part for part in value.split("+") if part))
-        return value
-
-    @field_validator("offices")
-    @classmethod
-    def _known(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        bad = sorted(set(value) - {"so"})
-        if bad:
-            raise ValueError(f"the random agent has no office {', '.join(bad)} (it has: so)")
-        return tuple(sorted(set(value)))
+    def _offices(cls, value: Any) -> tuple[str, ...]:
+        return office_set(value, ("so",), "the random agent")
 
 
 def _build_random(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:

@@ -23,6 +23,25 @@ class Answer:
     updates: list[KBUpdate] = field(default_factory=list)
 
 
+OFFICE_ROLES = ("fo", "io", "so")
+
+
+def office_set(value: Any, allowed: tuple[str, ...] = OFFICE_ROLES, agent: str = "this agent") -> tuple[str, ...]:
+    """An agent's office option, `"so+fo+io"` or a list, as sorted unique roles.
+
+    The President is always there, so "pr" is accepted and dropped. Raises ValueError naming
+    the offices `agent` does not have (pydantic turns it into a one-line option error)."""
+    if isinstance(value, (list, tuple)):
+        value = "+".join(str(v) for v in value)
+    if not isinstance(value, str):
+        raise ValueError(f"offices: a string like 'so+fo+io', got {value!r}")  # noqa: TRY004 (pydantic wants ValueError)
+    parts = sorted({p.strip().lower() for p in value.split("+") if p.strip()} - {"pr"})
+    bad = [p for p in parts if p not in allowed]
+    if bad:
+        raise ValueError(f"{agent} has no office {', '.join(bad)} (it has: {', '.join(sorted(allowed))})")
+    return tuple(parts)
+
+
 class Office(Actor):
     """Dispatches a request's task to the method of the same name."""
 

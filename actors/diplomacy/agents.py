@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from actors.actor import Actor
+from actors.alpha.offices import office_set
 from actors.alpha.president import President
 from actors.alpha.traits import Traits
 from actors.diplomacy.dumbbot import DumbBotParams
@@ -36,15 +37,7 @@ class DumbBotOptions(BaseModel):
     @field_validator("offices", mode="before")
     @classmethod
     def _offices(cls, value: Any) -> Any:
-        if isinstance(value, (list, tuple)):
-            value = "+".join(value)
-        if not isinstance(value, str):
-            raise ValueError(f"offices: a string like 'so', got {value!r}")  # noqa: TRY004 (pydantic wants ValueError)
-        parts = sorted({p.strip().lower() for p in value.split("+") if p.strip()} - {"pr"})
-        bad = [p for p in parts if p != "so"]
-        if bad:
-            raise ValueError(f"dumbbot has no office {', '.join(bad)} (it has: so)")
-        return "+".join(parts)
+        return "+".join(office_set(value, ("so",), "dumbbot"))
 
 
 def build_dumbbot(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:

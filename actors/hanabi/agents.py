@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from actors.actor import Actor
+from actors.alpha.offices import office_set
 from actors.alpha.president import President
 from actors.alpha.traits import Traits
 from actors.hanabi.offices import (
@@ -40,18 +41,8 @@ class _Offices(BaseModel):
 
     @field_validator("offices", mode="before")
     @classmethod
-    def _split(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return tuple(sorted(part for part in value.split("+") if part))
-        return value
-
-    @field_validator("offices")
-    @classmethod
-    def _known(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        bad = sorted(set(value) - {"so", "io"})
-        if bad:
-            raise ValueError(f"no office {', '.join(bad)} in this agent (it has: io, so)")
-        return tuple(sorted(set(value)))
+    def _offices(cls, value: Any) -> tuple[str, ...]:
+        return office_set(value, ("io", "so"))
 
 
 class PlainOptions(_Offices):

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from actors.actor import Actor
 from actors.alpha.baseline import RandomStrategyOffice
+from actors.alpha.offices import office_set
 from actors.alpha.traits import Traits
 from actors.registry import AgentDef
 from actors.werewolves.foreign import WolfForeignOffice
@@ -34,17 +35,9 @@ RANDOM = "random"
 
 def parse_offices(value: Any) -> str:
     """Canonical office set: "random", or the sorted offices joined by "+" ("" for none)."""
-    if isinstance(value, (list, tuple)):
-        value = "+".join(value)
-    if not isinstance(value, str):
-        raise ValueError(f"an office set is a string like 'so+fo+io', got {value!r}")  # noqa: TRY004 (pydantic wants ValueError)
-    parts = [p.strip().lower() for p in value.split("+") if p.strip()]
-    if parts == [RANDOM]:
+    if isinstance(value, str) and value.strip().lower() == RANDOM:
         return RANDOM
-    bad = sorted(set(parts) - set(_OFFICES) - {"pr"})
-    if bad:
-        raise ValueError(f"unknown office {', '.join(bad)} (offices: so, fo, io; or 'random')")
-    return "+".join(sorted(set(parts) - {"pr"}))
+    return "+".join(office_set(value, tuple(_OFFICES), "alphawolf (or 'random')"))
 
 
 class AlphaWolfOptions(BaseModel):

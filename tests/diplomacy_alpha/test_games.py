@@ -50,7 +50,7 @@ def test_presets_and_bad_options():
     pr = build_player(parse_spec("alphadip:preset=betrayer;traits.honesty=0.3"), "diplomacy", 0, 1)[0]
     assert (pr.traits.honesty, pr.traits.aggressiveness) == (0.3, 1.0)
     assert build_player(parse_spec("alphadip"), "diplomacy", 0, 1)[0].traits.honesty == 1.0
-    for bad, why in (("alphadip:offices=fo", "Strategy Office"), ("alphadip:offices=so+xo", "unknown office"),
+    for bad, why in (("alphadip:offices=fo", "Strategy Office"), ("alphadip:offices=so+xo", "has no office"),
                      ("dipblue:archetype=slave", "archetype"), ("alphadip:params.node_budget=0", "node_budget")):
         with pytest.raises(AgentSpecError, match=why):
             build_player(parse_spec(bad), "diplomacy", 0, 1)

@@ -29,7 +29,7 @@ def test_office_sets_and_role_dependent_lineups_build_the_right_actors():
     assert _addresses("alphawolf:offices=pr+so+fo") == ["p3", "p3/fo", "p3/so"]
     assert _addresses("alphawolf:offices=") == ["p3"]
     assert _addresses("alphawolf:village=random;wolves=so+fo+io") == ["p3", "p3/fo", "p3/io", "p3/rso", "p3/so"]
-    with pytest.raises(AgentSpecError, match="unknown office"):
+    with pytest.raises(AgentSpecError, match="has no office"):
         _addresses("alphawolf:offices=so+xo")
     with pytest.raises(AgentSpecError):
         _addresses("alphawolf:variant=other")

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from actors.actor import Actor
+from actors.alpha.offices import office_set
 from actors.alpha.traits import Traits
 from actors.diplomacy.alphadip.offices import (
     AlphaDipForeignOffice,
@@ -40,14 +41,7 @@ PRESETS: dict[str, dict[str, float]] = {
 
 
 def _offices(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        value = "+".join(value)
-    if not isinstance(value, str):
-        raise ValueError(f"offices: a string like 'so+fo+io', got {value!r}")  # noqa: TRY004 (pydantic wants ValueError)
-    parts = sorted({p.strip().lower() for p in value.split("+") if p.strip()} - {"pr"})
-    bad = [p for p in parts if p not in ("so", "fo", "io")]
-    if bad:
-        raise ValueError(f"unknown office {', '.join(bad)} (offices: so, fo, io)")
+    parts = office_set(value, agent="alphadip")
     if "so" not in parts:
         raise ValueError("AlphaDip needs its Strategy Office (offices: so, so+fo, so+fo+io)")
     return "+".join(parts)
