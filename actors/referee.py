@@ -57,7 +57,6 @@ class Referee(Actor):
         self.turn = 0  # decisions applied
         self.waiting: dict[int, list[str]] = {}  # seat -> legal actions, for the open decision
         self.actions: dict[int, str] = {}
-        self.talk_open = False  # talk rounds running for the current turn
         self.talk_done = False  # talk already held before the current turn's decision
         self.talk_spec: Any = None
         self.talk_round = 0

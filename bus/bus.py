@@ -103,6 +103,8 @@ def deliver_one(actor, message: Message, seq: int) -> list[Message]:
             if not isinstance(out, Message) or out.sender != actor.address:
                 raise TypeError(f"{actor.address} returned a message not sent by itself: {out!r:.80}")
         return outs
-    except Exception as exc:  # the actor's failure is data: its sender hears about it
+    except Exception as exc:  # an agent's failure is data: its sender hears about it
+        if actor.address == REFEREE:
+            raise  # the rules or the referee are broken: the game cannot go on meaningfully
         _log.warning("actor_failed", actor=actor.address, seq=seq, error=f"{type(exc).__name__}: {exc}")
         return [Fault(sender=BUS, to=message.sender, actor=actor.address, error=f"{type(exc).__name__}: {exc}", cause=seq)]

@@ -160,3 +160,14 @@ def test_dump_packs_like_json_mode_for_every_kind():
     for message in samples:
         assert pack(dump(message)) == pack(message.model_dump(mode="json")), message.kind
         assert load(unpack(pack(dump(message)))) == message
+
+
+class BrokenReferee(Actor):
+    def handle(self, message):
+        raise RuntimeError("rules bug")
+
+
+def test_a_failing_referee_stops_the_game_instead_of_becoming_a_fault():
+    """Agents' failures are data; the referee's (the rules') are bugs and must surface."""
+    with pytest.raises(RuntimeError, match="rules bug"):
+        Bus("g", InlinePlacement({REFEREE: BrokenReferee(REFEREE, 0)}), ListSink()).run(Start(sender=RUNNER, to=REFEREE))
