@@ -132,9 +132,9 @@ class RecordCodec:
         self._last: dict[tuple[str, str, str], Any] = {}
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
+        """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
         fields = DELTA_FIELDS.get(message["kind"])
         if fields:
-            message = dict(message)
             for name in fields:
                 key = (message["to"], message["kind"], name)
                 new = message[name]
