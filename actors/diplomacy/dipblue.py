@@ -37,7 +37,7 @@ from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, Stra
 from actors.diplomacy.alphadip.offices import alive, partners
 from actors.diplomacy.alphadip.tactics import attacks, reachers
 from actors.diplomacy.dumbbot import evaluate
-from actors.diplomacy.view import board_from_observation
+from actors.diplomacy.view import board_from_observation, nothing_to_plan
 from bus.messages import KBUpdate, OfficeRequest, Suggestion
 from games.diplomacy.board import POWERS, Board, movement_orders
 from games.diplomacy.talk import Alliance, DipAccept, DipPropose, DipReject, OrderCommitment, Peace
@@ -75,7 +75,7 @@ class DipBlueStrategyOffice(StrategyOffice):
     def suggest(self, request: OfficeRequest) -> Answer:
         view = request.view
         obs = view["observation"]
-        if obs.get("over") or obs["phase"][5] != "M" or not obs["units"].get(obs["power"]):
+        if nothing_to_plan(obs):
             return Answer(suggestions=[Suggestion(action='{"orders":{}}', utility=0.0)])
         board = board_from_observation(obs)
         me = obs["power"]

@@ -21,3 +21,8 @@ def board_from_observation(obs: dict[str, Any]) -> Board:
             utype, loc = unit.split()
             board.dislodged[loc[:3]] = (power, utype, loc, tuple(options))
     return board
+
+
+def nothing_to_plan(obs: dict) -> bool:
+    """True when a planning Strategy Office has no movement orders to plan for this power now."""
+    return bool(obs.get("over")) or obs["phase"][5] != "M" or not obs["units"].get(obs["power"])

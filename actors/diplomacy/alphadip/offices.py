@@ -18,7 +18,7 @@ from actors.diplomacy.alphadip.orderfinder import fill_orders
 from actors.diplomacy.alphadip.simulate import Climber, _parse, predict
 from actors.diplomacy.alphadip.tactics import Situation, help_factor, own_goals, search
 from actors.diplomacy.dumbbot import evaluate
-from actors.diplomacy.view import board_from_observation
+from actors.diplomacy.view import board_from_observation, nothing_to_plan
 from bus.messages import KBUpdate, OfficeRequest, Suggestion
 from games.diplomacy.board import CENTRES, POWERS, Board
 from games.diplomacy.talk import Alliance, DipAccept, DipPropose, DipReject, OrderCommitment, Peace
@@ -130,7 +130,7 @@ class AlphaDipStrategyOffice(StrategyOffice):
     def suggest(self, request: OfficeRequest) -> Answer:
         view = request.view
         obs = view["observation"]
-        if obs.get("over") or obs["phase"][5] != "M" or not obs["units"].get(obs["power"]):
+        if nothing_to_plan(obs):
             return Answer(suggestions=[Suggestion(action='{"orders":{}}', utility=0.0)])
         board = board_from_observation(obs)
         acting = bool(request.legal)
