@@ -4,6 +4,13 @@ The first frame of a game is its header (a map with "format"); then its records;
 with its `game_end` record. A file may hold several games one after another (segments). A reader
 stops at the first bad frame (torn tail or checksum mismatch) and reports the byte offset; the
 valid prefix stays readable.
+
+A game may also be stored packed: one frame whose payload is the map {"packed": "zlib", "data":
+<the game's frames, zlib-compressed>} (`PackedLogWriter`, used by tournament segments). The frames
+inside are exactly those a plain writer would have written, so readers hand out the same headers,
+records and payloads either way; a packed game's records all carry the offset of its one frame.
+The same record stored once per recipient (an observation to seven players) compresses away:
+Diplomacy logs of negotiating agents shrink about 8x, at level 1 in ~2 ms per MB.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from bus.codec import FORMAT_VERSION, RecordCodec, pack, unpack
 MAGIC = b"DETENTE-LOG\n"
 _FRAME = struct.Struct("<II")
 MAX_FRAME = 64 * 1024 * 1024
+PACKED = "zlib"  # the one packing method: a game's frames, zlib-compressed
 
 
 class LogError(Exception):
@@ -56,6 +64,33 @@ class LogWriter:
 
     def close(self) -> None:
         self._out.close()
+
+
+class PackedLogWriter(LogWriter):
+    """Keeps a game's frames in memory and writes them at game end as one packed frame.
+
+    A game cut short (a crash before `end_game`) leaves nothing in the file; `discard` drops it."""
+
+    def __init__(self, out: BinaryIO, fsync: bool = False, write_magic: bool = True, level: int = 1):
+        super().__init__(out, fsync=fsync, write_magic=write_magic)
+        self._level = level
+        self._frames: list[bytes] = []
+
+    def header(self, header: dict[str, Any]) -> None:
+        self._frames.append(frame(pack({"format": FORMAT_VERSION, **header})))
+
+    def record(self, payload: bytes) -> None:
+        self._frames.append(frame(payload))
+
+    def discard(self) -> None:
+        self._frames = []
+
+    def end_game(self) -> None:
+        if self._frames:
+            data = zlib.compress(b"".join(self._frames), self._level)
+            self._frames = []
+            self._out.write(frame(pack({"packed": PACKED, "data": data})))
+        super().end_game()
 
 
 @dataclass
@@ -122,14 +157,9 @@ def parse_log(data: bytes) -> LogFile:
         raise LogError("not a detente log (bad magic)")
     frames, bad = iter_frames(data, len(MAGIC))
     games: list[GameLog] = []
-    for offset, payload in frames:
-        try:
-            item = unpack(payload)
-        except Exception as exc:  # a frame whose checksum matched but whose payload is not msgpack
-            bad = BadFrame(offset, f"undecodable payload ({type(exc).__name__})")
-            break
-        if not isinstance(item, dict):
-            bad = BadFrame(offset, "payload is not a map")
+    for offset, payload, item in _items(frames):
+        if isinstance(item, BadFrame):
+            bad = item
             break
         if "format" in item:
             if item["format"] != FORMAT_VERSION:
@@ -141,6 +171,48 @@ def parse_log(data: bytes) -> LogFile:
         else:
             games[-1].add(item, offset, payload)
     return LogFile(games=games, bad=bad)
+
+
+def _items(frames: list[tuple[int, bytes]]):
+    """(offset, payload, map) for every record and header, packed games unpacked in place; a
+    `BadFrame` in the map's place for the first frame that is not a valid map."""
+    for offset, payload in frames:
+        try:
+            item = unpack(payload)
+        except Exception as exc:  # a frame whose checksum matched but whose payload is not msgpack
+            yield offset, payload, BadFrame(offset, f"undecodable payload ({type(exc).__name__})")
+            return
+        if not isinstance(item, dict):
+            yield offset, payload, BadFrame(offset, "payload is not a map")
+            return
+        if "packed" not in item:
+            yield offset, payload, item
+            continue
+        inner, why = _unpack_game(item)
+        if why is not None:
+            yield offset, payload, BadFrame(offset, why)
+            return
+        for _, inner_payload in inner:
+            try:
+                inner_item = unpack(inner_payload)
+            except Exception as exc:
+                yield offset, payload, BadFrame(offset, f"packed game holds an undecodable payload ({type(exc).__name__})")
+                return
+            yield offset, inner_payload, inner_item
+
+
+def _unpack_game(item: dict[str, Any]) -> tuple[list[tuple[int, bytes]], str | None]:
+    """The frames inside a packed game, or the reason they cannot be had."""
+    if item.get("packed") != PACKED or not isinstance(item.get("data"), bytes):
+        return [], f"unknown packing {item.get('packed')!r}"
+    try:
+        data = zlib.decompress(item["data"])
+    except zlib.error as exc:
+        return [], f"packed game does not decompress ({exc})"
+    inner, bad = iter_frames(data, 0)
+    if bad is not None:
+        return [], f"packed game holds a bad frame at its byte {bad.offset}: {bad.reason}"
+    return inner, None
 
 
 def read_log(path: str | Path) -> LogFile:
@@ -177,6 +249,10 @@ def read_game_at(path: str | Path, offset: int) -> tuple[GameLog, BadFrame | Non
             if len(payload) != length or zlib.crc32(payload) != crc:
                 return _need(game, path, offset), BadFrame(pos, "torn tail or checksum mismatch")
             item = unpack(payload)
+            if "packed" in item:
+                if game is not None:
+                    return game, BadFrame(pos, "next game starts before game_end")
+                return _packed_game(path, offset, pos, payload)
             if "format" in item:
                 if game is not None:
                     return game, BadFrame(pos, "next game starts before game_end")
@@ -188,6 +264,20 @@ def read_game_at(path: str | Path, offset: int) -> tuple[GameLog, BadFrame | Non
                 if item["msg"]["kind"] == "game_end":
                     return game, None
             pos += _FRAME.size + length
+
+
+def _packed_game(path: str | Path, offset: int, pos: int, payload: bytes) -> tuple[GameLog, BadFrame | None]:
+    log = parse_log(MAGIC + frame(payload))
+    if log.bad is not None and not log.games:
+        raise LogError(f"{path}: the packed game at offset {offset} is unreadable: {log.bad.reason}")
+    if len(log.games) != 1:
+        raise LogError(f"{path}: the packed frame at offset {offset} holds {len(log.games)} games, not one")
+    game = log.games[0]
+    game.offsets = [pos] * len(game.offsets)  # where the packed frame is in the segment
+    bad = None if log.bad is None else BadFrame(pos, log.bad.reason)
+    if bad is None and not game.complete:
+        bad = BadFrame(pos, "packed game ends before game_end")
+    return game, bad
 
 
 def _need(game: GameLog | None, path: str | Path, offset: int) -> GameLog:

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from bus.codec import FORMAT_VERSION, unpack
-from bus.log import MAGIC, LogError, LogWriter, frame, parse_log, read_log
+from bus.log import MAGIC, LogError, LogWriter, PackedLogWriter, frame, parse_log, read_game_at, read_log
 from replay.conformance import play_to_bytes
 from replay.show import show
 from replay.verify import verify_game
@@ -119,3 +119,47 @@ def test_bulky_fields_are_stored_as_deltas_and_read_back_whole(good):
         ]
         if isinstance(new, dict):
             assert list(restored) == list(new)
+
+
+def _packed(games: list[bytes]) -> bytes:
+    """The same games written by a PackedLogWriter."""
+    buf = io.BytesIO()
+    writer = PackedLogWriter(buf)
+    for data in games:
+        game = parse_log(data).games[0]
+        writer.header({k: v for k, v in game.header.items() if k != "format"})
+        for payload in game.payloads:
+            writer.record(payload)
+        writer.end_game()
+    return buf.getvalue()
+
+
+def test_packed_games_read_as_the_plain_ones(good, tmp_path):
+    other = play_to_bytes("werewolves", 6)
+    packed = _packed([good, other])
+    assert len(packed) * 3 < len(good) + len(other)
+    plain_games = [parse_log(good).games[0], parse_log(other).games[0]]
+    log = parse_log(packed)
+    assert log.bad is None and len(log.games) == 2
+    for plain, game in zip(plain_games, log.games):
+        assert game.header == plain.header and game.payloads == plain.payloads and game.records == plain.records
+        assert verify_game(game).ok
+    # by offset, as the tournament index does: the second game's packed frame
+    path = tmp_path / "seg.dlog"
+    path.write_bytes(packed)
+    second = log.games[1].offsets[0]
+    assert set(log.games[1].offsets) == {second} and second > len(MAGIC)
+    game, bad = read_game_at(path, second)
+    assert bad is None and game.payloads == plain_games[1].payloads
+
+
+def test_damaged_packed_game_is_named_by_its_frame_offset(good):
+    packed = _packed([good, play_to_bytes("werewolves", 6)])
+    first_end = parse_log(packed).games[1].offsets[0]  # the second game's frame starts here
+    data = bytearray(packed)
+    data[first_end + 40] ^= 0xFF  # inside the second packed frame
+    log = parse_log(bytes(data))
+    assert len(log.games) == 1 and log.games[0].complete  # the first game is intact
+    assert log.bad is not None and log.bad.offset == first_end and "checksum" in log.bad.reason
+    torn = parse_log(packed[: first_end + 100])
+    assert len(torn.games) == 1 and torn.bad.offset == first_end and "torn" in torn.bad.reason

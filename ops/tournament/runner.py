@@ -20,9 +20,9 @@ from typing import Any, Callable
 
 from actors.match import make_header, play
 from actors.registry import AgentSpec
-from bus.log import LogWriter
+from bus.log import LogWriter, PackedLogWriter
 from ops.logging import configure as configure_logging
-from ops.tournament.spec import SpecError, TournamentSpec, game_id
+from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import Store
 
 
@@ -61,7 +61,8 @@ class BatchPlayer:
         self.segment_no += 1
         self.segment = f"{self.runner_id}-{self.segment_no:04d}.dlog"
         self.file = open(self.dir / self.segment, "wb")
-        self.writer = LogWriter(self.file, fsync=self.spec.fsync)
+        writer = PackedLogWriter if self.spec.compress else LogWriter
+        self.writer = writer(self.file, fsync=self.spec.fsync)
 
     def play(self, indices: list[int]) -> list[dict[str, Any]]:
         """Play the games `indices`; one result row each (a crashed game's row has `error`)."""
@@ -151,11 +152,11 @@ class RunSummary:
 
 def _check_meta(store: Store, spec: TournamentSpec) -> None:
     """A folder holds one tournament: the same spec (the game count may grow)."""
-    mine = json.dumps(spec.model_dump(mode="json", exclude={"games"}), sort_keys=True)
+    mine = spec.identity()
     theirs = store.get_meta("spec")
     if theirs is None:
-        store.set_meta("spec", mine)
-    elif theirs != mine:
+        store.set_meta("spec", json.dumps(spec.model_dump(mode="json", exclude={"games"}), sort_keys=True))
+    elif {k: v for k, v in json.loads(theirs).items() if k in IDENTITY} != mine:
         raise SpecError("output folder holds a different tournament (spec differs); use another --out")
 
 

@@ -11,6 +11,8 @@
     options = {}
     count = 10
     label = "random"             # name in reports (default: the agent name)
+    # storage knobs (may change when a run is resumed): batch = 50 games per runner call,
+    # segment_mib = 64, fsync = false, compress = true (each game one zlib-packed frame)
 
 Seating: `rotate` rotates the seat list by one each game, so every entry plays every seat equally
 often over each block of `players` games; `permute_deal` does the same but keeps the game seed (so
@@ -61,6 +63,7 @@ class TournamentSpec(BaseModel):
     batch: int = Field(50, ge=1, description="games per runner call")
     segment_mib: int = Field(64, ge=1, description="log segment size before rolling")
     fsync: bool = False
+    compress: bool = Field(True, description="store each game's log as one zlib-packed frame")
 
     @model_validator(mode="after")
     def _labels_unique(self) -> "TournamentSpec":
@@ -71,6 +74,12 @@ class TournamentSpec(BaseModel):
         return self
 
     # -- derived ----------------------------------------------------------------------------
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two specs the same tournament: everything that can change a game's log.
+        The game count may grow and the storage knobs (batch, segments, fsync, packing) may
+        change between two runs into one folder."""
+        return self.model_dump(mode="json", include=IDENTITY)
 
     def seat_entries(self) -> list[LineupEntry]:
         """The lineup expanded to one entry per seat, in lineup order."""
@@ -84,6 +93,9 @@ class TournamentSpec(BaseModel):
         seated = seats[shift:] + seats[:shift]
         key = index // n if self.seating == "permute_deal" else index
         return derive_seed(self.seed, key), seated
+
+
+IDENTITY = frozenset({"game", "seed", "seating", "placement", "options", "lineup"})
 
 
 def derive_seed(base: int, index: int) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from bus.log import read_game_at
 from ops.tournament.report import build_report, format_text, mean_ci, wilson
 from ops.tournament.runner import BatchPlayer, ranks_of
@@ -58,16 +60,49 @@ def test_batches_store_index_and_report(tmp_path):
     assert "head to head" in format_text(report)
 
 
-def test_segments_roll(tmp_path):
-    spec = parse_spec({**SPEC, "games": 80})
+@pytest.mark.parametrize("compress, games", [(False, 80), (True, 300)])
+def test_segments_roll(tmp_path, compress, games):
+    spec = parse_spec({**SPEC, "games": games, "compress": compress})
     player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r002")
-    rows = player.play(list(range(80)))
+    rows = player.play(list(range(games)))
     player.close()
     segments = sorted({r["segment"] for r in rows})
-    assert len(segments) >= 2  # tens of KB a game, 1 MiB segments
+    assert len(segments) >= 2  # 1 MiB segments: tens of KB a game plain, a few KB packed
     for r in rows[::7]:
         game, bad = read_game_at(tmp_path / "logs" / r["segment"], r["offset"])
         assert bad is None and game.records[-1]["msg"]["kind"] == "game_end"
+        assert game.header["game_id"] == r["game_id"]
+
+
+def test_packed_and_plain_segments_hold_the_same_games(tmp_path):
+    rows = {}
+    for compress in (False, True):
+        spec = parse_spec({**SPEC, "games": 6, "compress": compress})
+        player = BatchPlayer(str(tmp_path / str(compress)), spec.model_dump(mode="json"), "t-r004")
+        rows[compress] = player.play(list(range(6)))
+        player.close()
+    for plain, packed in zip(rows[False], rows[True]):
+        a, _ = read_game_at(tmp_path / "False" / "logs" / plain["segment"], plain["offset"])
+        b, bad = read_game_at(tmp_path / "True" / "logs" / packed["segment"], packed["offset"])
+        assert bad is None and a.header == b.header and a.payloads == b.payloads
+        assert packed["nbytes"] * 3 < plain["nbytes"]  # random Werewolves packs about 5x
+        assert verify_game(b).ok
+
+
+def test_resume_may_change_storage_knobs_but_not_the_tournament(tmp_path):
+    from ops.tournament.runner import _check_meta
+    from ops.tournament.spec import SpecError
+
+    store = Store(tmp_path)
+    try:
+        _check_meta(store, parse_spec({**SPEC, "compress": False}))
+        _check_meta(store, parse_spec({**SPEC, "games": 50, "batch": 3, "segment_mib": 2, "fsync": True}))
+        with pytest.raises(SpecError, match="spec differs"):
+            _check_meta(store, parse_spec({**SPEC, "seed": 6}))
+        with pytest.raises(SpecError, match="spec differs"):
+            _check_meta(store, parse_spec({**SPEC, "options": {"discussion_rounds": 1}}))
+    finally:
+        store.close()
 
 
 def test_report_formats_through_the_cli(tmp_path, capsys):

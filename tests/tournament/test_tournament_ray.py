@@ -69,11 +69,24 @@ def test_one_and_two_runners_give_the_same_results(tmp_path):
 
 
 def _my_runner_pids():
-    """RayRunner worker processes of this test session's Ray (never another session's)."""
-    out = subprocess.run(["ps", "-eo", "pid,sid,args"], capture_output=True, text=True).stdout
-    mine = os.getsid(0)
-    return [int(line.split()[0]) for line in out.splitlines()[1:]
-            if int(line.split()[1]) == mine and "ray::RayRunner" in line]
+    """RayRunner worker processes of the Ray this test process started (never another run's,
+    even one started from the same shell): their chain of parents leads to this process."""
+    out = subprocess.run(["ps", "-eo", "pid,ppid,args"], capture_output=True, text=True).stdout
+    parent, runners = {}, []
+    for line in out.splitlines()[1:]:
+        pid, ppid, *args = line.split(maxsplit=2)
+        parent[int(pid)] = int(ppid)
+        if args and "ray::RayRunner" in args[0]:
+            runners.append(int(pid))
+
+    def mine(pid: int) -> bool:
+        while pid > 1:
+            if pid == os.getpid():
+                return True
+            pid = parent.get(pid, 1)
+        return False
+
+    return [pid for pid in runners if mine(pid)]
 
 
 def test_killed_runner_is_replaced_and_nothing_is_lost(tmp_path):
