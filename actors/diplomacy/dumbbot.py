@@ -112,6 +112,14 @@ def _coasts() -> tuple[dict[str, str], dict[str, tuple[tuple[str, ...], ...]]]:
 # are one neighbour for the proximity blur, two for strength/competition with the quirk on)
 PROVINCE_OF, NEIGHBOURS = _coasts()
 COAST_NAMES = tuple(sorted(PROVINCE_OF))
+# the blur by position in COAST_NAMES (the hot loop of `evaluate`): per coast, its single-coast
+# neighbours and its groups of two coasts of one province
+_AT = {n: i for i, n in enumerate(COAST_NAMES)}
+_BLUR_PLAN = tuple(
+    (i, tuple(_AT[g[0]] for g in NEIGHBOURS[n] if len(g) == 1),
+     tuple(tuple(_AT[x] for x in g) for g in NEIGHBOURS[n] if len(g) > 1))
+    for i, n in enumerate(COAST_NAMES)
+)
 
 
 def unit_coast(utype: str, loc: str) -> str:
@@ -168,10 +176,15 @@ def evaluate(board: Board, power: str, params: DumbBotParams = DEFAULT_PARAMS) -
     spring_pair = (params.spring_attack, params.spring_defence)
     aw, dw = (params.fall_attack, params.fall_defence) if board.season == "F" else spring_pair
     prox = [{n: attack.get(p, 0) * aw + defence.get(p, 0) * dw for n, p in PROVINCE_OF.items()}]
+    # each deeper map: (own + the max over each neighbouring province's coasts) // 5, in integers
+    cur = [prox[0][n] for n in COAST_NAMES]
+    levels = [cur]
     for _ in range(1, _DEPTH):
-        prev = prox[-1]
-        prox.append({n: (prev[n] + sum(max(prev[x] for x in group) for group in NEIGHBOURS[n])) // _BLUR
-                     for n in COAST_NAMES})
+        prev = cur
+        cur = [(prev[i] + sum([prev[j] for j in ones]) + sum([max([prev[x] for x in g]) for g in twos])) // _BLUR
+               for i, ones, twos in _BLUR_PLAN]
+        levels.append(cur)
+        prox.append(dict(zip(COAST_NAMES, cur)))
 
     counts = reach["count" if params.coast_double_count else "once"]
     strength = {p: pw.get(power, 0) for p, pw in counts.items()}
@@ -182,17 +195,22 @@ def evaluate(board: Board, power: str, params: DumbBotParams = DEFAULT_PARAMS) -
         building = board.adjustment(power) >= 0
         weights = params.build_proximity if building else params.remove_proximity
         defw = params.build_defence if building else params.remove_defence
-        ev.value = {n: sum(prox[d][n] * weights[d] for d in range(_DEPTH)) + defence.get(PROVINCE_OF[n], 0) * defw
-                    for n in COAST_NAMES}
+        ev.value = {n: _weighted(levels, i, weights) + defence.get(PROVINCE_OF[n], 0) * defw
+                    for i, n in enumerate(COAST_NAMES)}
     else:
         fall = board.season == "F"
         weights = params.fall_proximity if fall else params.spring_proximity
         sw = params.fall_strength if fall else params.spring_strength
         cw = params.fall_competition if fall else params.spring_competition
-        ev.value = {n: sum(prox[d][n] * weights[d] for d in range(_DEPTH))
+        ev.value = {n: _weighted(levels, i, weights)
                     + strength.get(PROVINCE_OF[n], 0) * sw - competition.get(PROVINCE_OF[n], 0) * cw
-                    for n in COAST_NAMES}
+                    for i, n in enumerate(COAST_NAMES)}
     return ev
+
+
+def _weighted(levels: list[list[int]], i: int, weights: tuple[int, ...]) -> int:
+    """Sum over the proximity maps of coast i's value times the map's weight."""
+    return sum([level[i] * w for level, w in zip(levels, weights)])
 
 
 def _reach(board: Board) -> dict[str, dict[str, dict[str, int]]]:
