@@ -1,5 +1,6 @@
 """Run a tournament: long-lived runners play batches of games inline and write rolling log
-segments; the driver records finished games in the store, one transaction per batch.
+segments; the driver records finished games in the store, one transaction every two seconds,
+opening the store only for that, so `detente tournament report` can read it during the run.
 
 Crash safety: a game counts once its row is in the store, and a row is written only after its
 runner has flushed the game's log. Rerunning on the same folder plays exactly the games not yet
@@ -23,7 +24,7 @@ from actors.registry import AgentSpec
 from bus.log import LogWriter, PackedLogWriter
 from ops.logging import configure as configure_logging
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
-from ops.tournament.store import Store
+from ops.tournament.store import Recorder, Store
 
 
 def ranks_of(scores: list[float]) -> list[float]:
@@ -175,6 +176,10 @@ def run_tournament(
     try:
         _check_meta(store, spec)
         done = store.recorded()
+    finally:
+        store.close()  # held only while recording a batch from here on: reports can read meanwhile
+    recorder = Recorder(out)
+    try:
         before = len(done & set(range(spec.games)))
         todo = [i for i in range(spec.games) if i not in done]
         t0 = time.perf_counter()
@@ -204,7 +209,7 @@ def run_tournament(
         inflight: dict[Any, tuple[Any, list[int]]] = {}
         idle = {i: 2 for i in range(k)}  # at most two batches in flight per runner
         owner: dict[Any, int] = {}
-        recorded, restarts, failed = before, 0, []
+        restarts, failed = 0, []
         while queue or inflight:
             for slot in sorted(idle):
                 while idle[slot] > 0 and queue:
@@ -236,11 +241,12 @@ def run_tournament(
                 idle[slot] += 1
                 good = [r for r in rows if "error" not in r]
                 failed += [r for r in rows if "error" in r]
-                recorded += store.add(good)
+                recorder.add(good)
                 if on_progress:
-                    on_progress(recorded, spec.games)
+                    on_progress(before + recorder.written + len(recorder.pending), spec.games)
         for handle in pool:
             ray.kill(handle)
-        return RunSummary(spec.games, before, recorded - before, failed, k, restarts, time.perf_counter() - t0)
+        recorder.flush()
+        return RunSummary(spec.games, before, recorder.written, failed, k, restarts, time.perf_counter() - t0)
     finally:
-        store.close()
+        recorder.flush()

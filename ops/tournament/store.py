@@ -9,6 +9,7 @@ with, so a rerun can check it is the same tournament. Query it with SQL:
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +44,27 @@ class StoreError(Exception):
 
 
 class Store:
-    """Open (or create) the store of an output folder."""
+    """Open (or create) the store of an output folder.
 
-    def __init__(self, out: str | Path, read_only: bool = False):
+    DuckDB lets one process write a file or many read it, never both at once, so a running
+    tournament holds the store only while it records a batch (`Recorder`), and opening waits up to
+    `wait` seconds for such a moment: a report or a lookup works while a run goes on."""
+
+    def __init__(self, out: str | Path, read_only: bool = False, wait: float = 10.0):
         path = Path(out) / STORE
         if read_only and not path.exists():
             raise StoreError(f"{out}: no tournament results here ({STORE} missing)")
-        try:
-            self.db = duckdb.connect(str(path), read_only=read_only)
-        except duckdb.IOException as exc:
-            raise StoreError(f"{path}: cannot open ({str(exc).splitlines()[0]}); is a run still writing it?") from None
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.db = duckdb.connect(str(path), read_only=read_only)
+                break
+            except duckdb.IOException as exc:
+                if time.monotonic() >= deadline:
+                    raise StoreError(
+                        f"{path}: cannot open ({str(exc).splitlines()[0]}); another process holds it"
+                    ) from None
+                time.sleep(0.05)
         if not read_only:
             for statement in _SCHEMA:
                 self.db.execute(statement)
@@ -96,3 +108,42 @@ class Store:
     def locate(self, game_id: str) -> tuple[str, int] | None:
         row = self.db.execute('select segment, "offset" from games where game_id = ?', [game_id]).fetchone()
         return (row[0], row[1]) if row else None
+
+
+class Recorder:
+    """The driver's side of the store during a run: rows are buffered and written every
+    `interval` seconds in one transaction, opening the file just for that, so readers get in
+    between. `flush` at the end waits for the file as long as it takes (up to `wait` seconds).
+    A game counts once its row is written: rows still buffered when the driver dies are played
+    again by the next run."""
+
+    def __init__(self, out: str | Path, interval: float = 2.0, wait: float = 120.0):
+        self.out = out
+        self.interval = interval
+        self.wait = wait
+        self.pending: list[dict[str, Any]] = []
+        self.written = 0  # rows this recorder inserted (duplicates by game id not counted)
+        self._last = time.monotonic()
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        self.pending += rows
+        if time.monotonic() - self._last >= self.interval:
+            self._write(wait=0.0)
+
+    def flush(self) -> None:
+        if self.pending:
+            self._write(wait=self.wait)
+
+    def _write(self, wait: float) -> None:
+        self._last = time.monotonic()
+        try:
+            store = Store(self.out, wait=wait)
+        except StoreError:
+            if wait:
+                raise
+            return  # a reader has it now: the rows wait for the next turn
+        try:
+            self.written += store.add(self.pending)
+            self.pending = []
+        finally:
+            store.close()

@@ -134,3 +134,26 @@ def test_killed_driver_then_rerun_completes(tmp_path):
     assert summary.recorded_before < 400, "the driver finished before it was killed: nothing tested"
     assert len(_rows(out)) == 400
     assert _verify_all(out) == 400
+
+
+def test_report_reads_the_store_while_the_run_goes_on(tmp_path):
+    """The driver holds the DuckDB file only while it records a batch, so another process can
+    report mid-run (DuckDB allows one writer or many readers, never both)."""
+    spec = load_spec(EXAMPLE, games=2000)
+    start, seen = time.monotonic(), []
+
+    def report_once(done, total):
+        # after 2.5 s the recorder has written at least once (it writes every 2 s)
+        if not seen and done and time.monotonic() - start > 2.5:
+            cmd = [sys.executable, "-m", "ops.cli", "tournament", "report", str(tmp_path), "--format", "json"]
+            seen.append(subprocess.run(cmd, capture_output=True, text=True, timeout=120))
+
+    summary = run_tournament(spec, tmp_path, on_progress=report_once)
+    assert seen, "the run ended before the report was tried"
+    proc = seen[0]
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    games = json.loads(proc.stdout)["games"]
+    assert 0 < games < 2000  # a report of the games recorded so far
+    assert summary.recorded_now == 2000 and len(_rows(tmp_path)) == 2000
