@@ -9,8 +9,8 @@ A game may also be stored packed: one frame whose payload is the map {"packed": 
 <the game's frames, zlib-compressed>} (`PackedLogWriter`, used by tournament segments). The frames
 inside are exactly those a plain writer would have written, so readers hand out the same headers,
 records and payloads either way; a packed game's records all carry the offset of its one frame.
-The same record stored once per recipient (an observation to seven players) compresses away:
-Diplomacy logs of negotiating agents shrink about 8x, at level 1 in ~2 ms per MB.
+The same observation stored once per recipient (seven players and their offices) compresses
+away: a table 6.1 Diplomacy game packs from 4.6 MB to 0.77 MB, a random Werewolves game ~5x.
 """
 
 from __future__ import annotations
