@@ -123,6 +123,8 @@ def _load_game(path: str, game_id: str | None):
 def _cmd_verify(args: argparse.Namespace) -> int:
     from replay.verify import verify_game
 
+    if Path(args.log).is_dir() and args.game is None:
+        return _verify_folder(args.log, args.sample)
     game, logfile = _load_game(args.log, args.game)
     games = [game] if args.game else logfile.games
     for i, game in enumerate(games):
@@ -138,6 +140,45 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(verdict.message)
     else:
         print(f"ok: {len(games)} games reproduced")
+    return 0
+
+
+def _verify_folder(path: str, sample: int | None) -> int:
+    """Verify the recorded games of a tournament folder (all, or `sample` spread evenly over the
+    game ids), with progress; every failure is named, exit 1 if any."""
+    from bus.log import LogError, read_game_at
+    from ops.tournament.progress import Progress
+    from ops.tournament.store import Store
+    from replay.verify import verify_game
+
+    if sample is not None and sample < 1:
+        raise UsageError("--sample must be at least 1")
+    store = Store(path, read_only=True)
+    try:
+        where = store.db.execute('select game_id, segment, "offset" from games order by game_id').fetchall()
+    finally:
+        store.close()
+    if not where:
+        raise UsageError(f"{path}: no recorded games")
+    if sample is not None and sample < len(where):
+        step = len(where) / sample
+        where = [where[int(i * step)] for i in range(sample)]
+    progress, failures = Progress(), 0
+    for done, (gid, segment, offset) in enumerate(where, 1):
+        try:
+            game, bad = read_game_at(Path(path) / "logs" / segment, offset)
+            verdict = verify_game(game, bad)
+            ok, message = verdict.ok, verdict.message
+        except LogError as exc:
+            ok, message = False, str(exc)
+        if not ok:
+            failures += 1
+            print(f"FAIL: {gid}: {message}", file=sys.stderr)
+        progress(done, len(where))
+    if failures:
+        print(f"{failures} of {len(where)} games failed", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"ok: {len(where)} games reproduced" + (f" (a sample of {sample})" if sample is not None else ""))
     return 0
 
 
@@ -305,8 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="verify or show a logged game")
     rsub = replay.add_subparsers(dest="replay_command", required=True, parser_class=_Parser)
     verify = rsub.add_parser("verify", help="check frames, actor outputs and state digests")
-    verify.add_argument("log", help="a log file, or a tournament folder with --game")
-    verify.add_argument("--game", default=None, help="game id inside a multi-game log")
+    verify.add_argument("log", help="a log file, or a tournament folder (every recorded game, or --game ID)")
+    verify.add_argument("--game", default=None, help="game id inside a multi-game log or a tournament folder")
+    verify.add_argument("--sample", type=int, default=None, metavar="N",
+                        help="in a tournament folder: verify N games spread evenly over the game ids")
     verify.set_defaults(func=_cmd_verify)
     show = rsub.add_parser("show", help="print the game at a seq")
     show.add_argument("log", help="a log file, or a tournament folder with --game")

@@ -127,3 +127,30 @@ def test_report_formats_through_the_cli(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", "show", str(tmp_path), "--game", "g00000099"]) == 2
     assert "no recorded game" in capsys.readouterr().err
+
+
+def test_verify_a_whole_folder_names_each_damaged_game(tmp_path, capsys):
+    from ops.cli import main
+
+    spec = parse_spec(SPEC)
+    player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r005")
+    rows = player.play(list(range(12)))
+    player.close()
+    store = Store(tmp_path)
+    store.add(rows)
+    store.close()
+    assert main(["replay", "verify", str(tmp_path)]) == 0
+    assert "ok: 12 games reproduced" in capsys.readouterr().out
+    assert main(["replay", "verify", str(tmp_path), "--sample", "3"]) == 0
+    assert "ok: 3 games reproduced (a sample of 3)" in capsys.readouterr().out
+    # damage the packed frames of games 4 and 9
+    for r in (rows[4], rows[9]):
+        path = tmp_path / "logs" / r["segment"]
+        data = bytearray(path.read_bytes())
+        data[r["offset"] + r["nbytes"] // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
+    assert main(["replay", "verify", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "FAIL: g00000004" in err and "FAIL: g00000009" in err and "FAIL: g00000005" not in err
+    assert "2 of 12 games failed" in err
+    assert main(["replay", "verify", str(tmp_path), "--sample", "0"]) == 2
