@@ -105,18 +105,23 @@ def test_resume_may_change_storage_knobs_but_not_the_tournament(tmp_path):
         store.close()
 
 
+def _recorded_folder(out, games: int) -> list[dict]:
+    """A tournament folder as a run leaves it: `games` games in segments, their rows in the store."""
+    player = BatchPlayer(str(out), parse_spec(SPEC).model_dump(mode="json"), "t-r003")
+    rows = player.play(list(range(games)))
+    player.close()
+    store = Store(out)
+    store.add(rows)
+    store.close()
+    return rows
+
+
 def test_report_formats_through_the_cli(tmp_path, capsys):
     import json
 
     from ops.cli import main
 
-    spec = parse_spec(SPEC)
-    player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r003")
-    rows = player.play(list(range(8)))
-    player.close()
-    store = Store(tmp_path)
-    store.add(rows)
-    store.close()
+    _recorded_folder(tmp_path, 8)
     assert main(["tournament", "report", str(tmp_path), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 8 and [a["agent"] for a in data["agents"]] == ["pr", "so"]
@@ -132,13 +137,7 @@ def test_report_formats_through_the_cli(tmp_path, capsys):
 def test_verify_a_whole_folder_names_each_damaged_game(tmp_path, capsys):
     from ops.cli import main
 
-    spec = parse_spec(SPEC)
-    player = BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r005")
-    rows = player.play(list(range(12)))
-    player.close()
-    store = Store(tmp_path)
-    store.add(rows)
-    store.close()
+    rows = _recorded_folder(tmp_path, 12)
     assert main(["replay", "verify", str(tmp_path)]) == 0
     assert "ok: 12 games reproduced" in capsys.readouterr().out
     assert main(["replay", "verify", str(tmp_path), "--sample", "3"]) == 0
