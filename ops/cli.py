@@ -43,9 +43,9 @@ def _parse_option(text: str) -> tuple[str, Any]:
 def _cmd_play(args: argparse.Namespace) -> int:
     from actors.match import make_header, play
     from actors.registry import parse_lineup
-    from bus.log import LogWriter
-    from games.registry import get_game
     from actors.match import game_options
+    from bus.log import LogWriter, PackedLogWriter
+    from games.registry import get_game
 
     game = get_game(args.game)
     options = dict(_parse_option(o) for o in args.option)
@@ -67,7 +67,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from actors.ray_placement import RayPlacement
 
         placement = RayPlacement(args.runtime)  # hosts started once, reset for every game
-    writer = LogWriter.open(path, fsync=args.fsync)
+    writer = (PackedLogWriter if args.pack else LogWriter)(open(path, "wb"), fsync=args.fsync)
     records = 0
     try:
         for i in range(args.games):
@@ -341,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game-id", default=None)
     play.add_argument("--address", default=None, help="join this Ray cluster instead of starting one")
     play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
+    play.add_argument("--pack", action="store_true",
+                      help="write each game as one zlib-packed frame, as tournaments do (readers unpack it)")
     play.set_defaults(func=_cmd_play)
 
     replay = sub.add_parser("replay", help="verify or show a logged game")

@@ -28,6 +28,20 @@ def test_play_verify_show(tmp_path, capsys):
     assert "state after seq 20" in out and "seat" in out
 
 
+def test_packed_play_log_holds_the_same_games(tmp_path, capsys):
+    from bus.log import read_log
+
+    plain, packed = tmp_path / "plain.log", tmp_path / "packed.log"
+    common = ["play", "werewolves", "--seed", "7", "--agents", "random", "--games", "3"]
+    assert _run(capsys, *common, "--log", str(plain))[0] == 0
+    assert _run(capsys, *common, "--log", str(packed), "--pack")[0] == 0
+    assert packed.stat().st_size * 3 < plain.stat().st_size
+    a, b = read_log(plain), read_log(packed)
+    assert [g.payloads for g in a.games] == [g.payloads for g in b.games] and len(b.games) == 3
+    code, out, _ = _run(capsys, "replay", "verify", str(packed))
+    assert code == 0 and "ok: 3 games reproduced" in out
+
+
 def test_verify_names_offset_of_flipped_byte(tmp_path, capsys):
     log = tmp_path / "out.log"
     assert _run(capsys, "play", "werewolves", "--seed", "3", "--agents", "random", "--log", str(log))[0] == 0
