@@ -69,7 +69,7 @@ class LogWriter:
 class PackedLogWriter(LogWriter):
     """Keeps a game's frames in memory and writes them at game end as one packed frame.
 
-    A game cut short (a crash before `end_game`) leaves nothing in the file; `discard` drops it."""
+    A game cut short (a crash before `end_game`) leaves nothing in the file."""
 
     def __init__(self, out: BinaryIO, fsync: bool = False, write_magic: bool = True, level: int = 1):
         super().__init__(out, fsync=fsync, write_magic=write_magic)
@@ -81,9 +81,6 @@ class PackedLogWriter(LogWriter):
 
     def record(self, payload: bytes) -> None:
         self._frames.append(frame(payload))
-
-    def discard(self) -> None:
-        self._frames = []
 
     def end_game(self) -> None:
         if self._frames:
@@ -156,7 +153,14 @@ def parse_log(data: bytes) -> LogFile:
     if not data.startswith(MAGIC):
         raise LogError("not a detente log (bad magic)")
     frames, bad = iter_frames(data, len(MAGIC))
+    log = _collect(frames)
+    return LogFile(games=log.games, bad=log.bad or bad)
+
+
+def _collect(frames: list[tuple[int, bytes]]) -> LogFile:
+    """The games the frames hold, and the first frame that is not a valid header or record."""
     games: list[GameLog] = []
+    bad = None
     for offset, payload, item in _items(frames):
         if isinstance(item, BadFrame):
             bad = item
@@ -267,17 +271,15 @@ def read_game_at(path: str | Path, offset: int) -> tuple[GameLog, BadFrame | Non
 
 
 def _packed_game(path: str | Path, offset: int, pos: int, payload: bytes) -> tuple[GameLog, BadFrame | None]:
-    log = parse_log(MAGIC + frame(payload))
+    log = _collect([(pos, payload)])
     if log.bad is not None and not log.games:
         raise LogError(f"{path}: the packed game at offset {offset} is unreadable: {log.bad.reason}")
     if len(log.games) != 1:
         raise LogError(f"{path}: the packed frame at offset {offset} holds {len(log.games)} games, not one")
     game = log.games[0]
-    game.offsets = [pos] * len(game.offsets)  # where the packed frame is in the segment
-    bad = None if log.bad is None else BadFrame(pos, log.bad.reason)
-    if bad is None and not game.complete:
-        bad = BadFrame(pos, "packed game ends before game_end")
-    return game, bad
+    if log.bad is None and not game.complete:
+        return game, BadFrame(pos, "packed game ends before game_end")
+    return game, log.bad
 
 
 def _need(game: GameLog | None, path: str | Path, offset: int) -> GameLog:
