@@ -248,5 +248,9 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
         from replay.transcript_diplomacy import transcript as diplomacy_transcript
 
         return diplomacy_transcript(log, player)
+    if log.header.get("game") == "hanabi":
+        from replay.transcript_hanabi import transcript as hanabi_transcript
+
+        return hanabi_transcript(log, player)
     data = build_transcript(log, player)
     return render_transcript(data), data
