@@ -287,11 +287,25 @@ def _cmd_transcript(args: argparse.Namespace) -> int:
     from replay.transcript import TranscriptError, transcript
 
     game, _ = _load_game(args.log, args.game)
+    if args.out and args.format != "html":
+        raise UsageError("--out is for --format html")
     try:
-        text, data = transcript(game, player=args.player)
+        if args.format == "html":
+            from ops.transcript_html import transcript_html
+
+            page = transcript_html(game, player=args.player)
+        else:
+            text, data = transcript(game, player=args.player)
     except TranscriptError as exc:
         raise UsageError(str(exc)) from None
-    print(json.dumps(data, indent=2) if args.format == "json" else text)
+    if args.format == "html":
+        if args.out:
+            Path(args.out).write_text(page)
+            print(f"wrote {args.out}")
+        else:
+            print(page)
+    else:
+        print(json.dumps(data, indent=2) if args.format == "json" else text)
     return 0
 
 
@@ -384,7 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     trans = rsub.add_parser("transcript", help="negotiations, votes, deals kept or broken, trust and beliefs; Hanabi turn by turn")
     trans.add_argument("log", help="a log file, or a tournament folder with --game")
     trans.add_argument("--player", type=int, default=None, help="show this seat's trust and role certainties")
-    trans.add_argument("--format", choices=("text", "json"), default="text")
+    trans.add_argument("--format", choices=("text", "json", "html"), default="text",
+                       help="html: one self-contained page with plots of the game and of trust")
+    trans.add_argument("--out", default=None, help="with --format html: write the page to this file")
     trans.add_argument("--game", default=None)
     trans.set_defaults(func=_cmd_transcript)
 

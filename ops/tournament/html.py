@@ -6,7 +6,8 @@ import html
 import math
 from typing import Any
 
-_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+from ops.svg import COLOURS, line_chart
+
 
 
 def _rank_bars(agent: dict[str, Any], colour: str, width: int = 320, height: int = 140) -> str:
@@ -25,26 +26,11 @@ def _rank_bars(agent: dict[str, Any], colour: str, width: int = 320, height: int
     return "".join(parts)
 
 
-def _rating_lines(history: list[dict[str, Any]], labels: list[str], width: int = 640, height: int = 260) -> str:
+def _rating_lines(history: list[dict[str, Any]], labels: list[str]) -> str:
     if len(history) < 2:
         return ""
-    values = [h[l] for h in history for l in labels if l in h]
-    lo, hi = min(values), max(values)
-    span = (hi - lo) or 1.0
-    last = history[-1]["game"]
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="rating over games">']
-    parts.append(f'<text x="5" y="12" font-size="11">openskill mu over games (1..{last})</text>')
-    for i, label in enumerate(labels):
-        pts = " ".join(
-            f"{40 + (width - 60) * h['game'] / last:.1f},{height - 25 - (height - 50) * (h[label] - lo) / span:.1f}"
-            for h in history
-            if label in h
-        )
-        colour = _COLOURS[i % len(_COLOURS)]
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{pts}"/>')
-        parts.append(f'<text x="{width - 150}" y="{30 + 14 * i}" font-size="11" fill="{colour}">{html.escape(label)}</text>')
-    parts.append(f'<text x="2" y="{height - 25}" font-size="10">{lo:.1f}</text><text x="2" y="30" font-size="10">{hi:.1f}</text></svg>')
-    return "".join(parts)
+    series = {label: [[h["game"], h[label]] for h in history if label in h] for label in labels}
+    return line_chart(series, f"openskill mu over games (1..{history[-1]['game']})", "game")
 
 
 def _fmt(value: float) -> str:
@@ -66,7 +52,7 @@ def format_html(report: dict[str, Any], title: str = "detente tournament") -> st
         f"<tr><th>{html.escape(a)}</th>" + "".join(f"<td>{_fmt(h2h.get(a, {}).get(b, {}).get('score'))}</td>" for b in labels) + "</tr>"
         for a in labels
     )
-    bars = "".join(_rank_bars(a, _COLOURS[i % len(_COLOURS)]) for i, a in enumerate(report["agents"]))
+    bars = "".join(_rank_bars(a, COLOURS[i % len(COLOURS)]) for i, a in enumerate(report["agents"]))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}</style>
