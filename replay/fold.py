@@ -45,18 +45,26 @@ def fold(log: GameLog, at: int | None = None, check: bool = True) -> Folded:
             break
         last = seq
         msg = record["msg"]
-        kind = msg["kind"]
-        if kind == "chance":
-            state.apply_chance(msg["outcome"])
-        elif kind == "step":
-            state.apply_actions({int(p): a for p, a in msg["actions"].items()})
-        elif kind == "talk_round":
-            for line in load(msg).lines:
-                for item in line.says:
-                    state.apply_talk(line.speaker, msg["channel"], item)
-        else:
+        if not apply_record(state, msg):
             continue
         steps += 1
         if check and state.digest() != msg["digest"]:
             raise DigestMismatch(seq, msg["digest"], state.digest())
     return Folded(state=state, seq=last, steps=steps)
+
+
+def apply_record(state: State, msg: dict[str, Any]) -> bool:
+    """Apply a referee's `chance`, `step` or `talk_round` record to `state`; False for any
+    other record (they do not change the state)."""
+    kind = msg["kind"]
+    if kind == "chance":
+        state.apply_chance(msg["outcome"])
+    elif kind == "step":
+        state.apply_actions({int(p): a for p, a in msg["actions"].items()})
+    elif kind == "talk_round":
+        for line in load(msg).lines:
+            for item in line.says:
+                state.apply_talk(line.speaker, msg["channel"], item)
+    else:
+        return False
+    return True

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from bus.codec import load
 from bus.log import GameLog
 from games.api import State
-from replay.fold import initial_state
+from replay.fold import apply_record, initial_state
 
 
 def _werewolves(state: State) -> dict[str, float] | None:
@@ -52,17 +51,7 @@ def state_series(log: GameLog) -> list[dict[str, Any]]:
     last: dict[str, float] | None = None
     step = 0
     for record in log.records:
-        msg = record["msg"]
-        kind = msg["kind"]
-        if kind == "chance":
-            state.apply_chance(msg["outcome"])
-        elif kind == "step":
-            state.apply_actions({int(p): a for p, a in msg["actions"].items()})
-        elif kind == "talk_round":
-            for line in load(msg).lines:
-                for item in line.says:
-                    state.apply_talk(line.speaker, msg["channel"], item)
-        else:
+        if not apply_record(state, record["msg"]):
             continue
         step += 1
         values = read(state)
