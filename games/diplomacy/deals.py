@@ -191,6 +191,23 @@ class Ledger:
         return orders
 
 
+def plan_breaches(board: Board, power: str, orders: list[Order], deals: list[dict[str, Any]]) -> list[tuple[int, Order, str]]:
+    """The orders of `power`'s plan that would break one of `deals` (confirmed deals as the ledger
+    keeps them), by the ledger's own test, judged from this power's orders alone (every other
+    unit is taken to stay): (index, the order to play instead: the committed order for an order
+    commitment, else a hold, why). For a player that means to keep its word before it orders."""
+    out = []
+    mine = {power: list(orders)}
+    for deal in deals:
+        for raw in deal["commitments"]:
+            c = _COMMITMENT.validate_python(raw)
+            for who, i, why in _breaches(board, mine, c, board.phase, board.year):
+                if who == power:
+                    order = orders[i]
+                    out.append((i, _repair(board, order, c) or Order("H", order.utype, order.loc), why))
+    return out
+
+
 def _check_commitment(board: Board, c: Any, alive: set[str]) -> str | None:
     named = []
     if isinstance(c, OrderCommitment):

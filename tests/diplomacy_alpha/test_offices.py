@@ -227,3 +227,65 @@ def test_dipblue_trust_ratio():
     up = _updates(_ask(io, "update", {"observation": spring, "trust": ratio, "io": up[("io",)]}))
     assert up[("trust",)]["ITALY"] == pytest.approx(1.08 * 0.95)  # spring, at peace
     assert up[("trust",)]["GERMANY"] == pytest.approx(1.01 * 0.99)  # spring, otherwise
+
+
+# -- President: keeping its word (keep_word) ------------------------------------------------------
+
+def test_an_honest_plan_is_checked_against_every_confirmed_deal():
+    from actors.diplomacy.alphadip.president import kept_orders
+    from games.diplomacy.script import Script
+
+    board = (Script("S1902M").units("FRANCE", "A BUR", "F BRE", "A MAR").units("GERMANY", "A MUN")
+             .centres("FRANCE", "PAR", "BRE", "MAR").centres("GERMANY", "MUN", "BER", "KIE").board)
+    deals = [
+        {"key": "FRANCE#1", "parties": ["FRANCE", "GERMANY"],
+         "commitments": [{"type": "peace", "powers": ["FRANCE", "GERMANY"], "until": 1902}]},
+        {"key": "ENGLAND#1", "parties": ["ENGLAND", "FRANCE"],
+         "commitments": [{"type": "order", "power": "FRANCE", "phase": "S1902M", "order": "F BRE - MAO"}]},
+    ]
+    plan = {"BUR": "A BUR - MUN", "BRE": "F BRE - ENG", "MAR": "A MAR - SPA"}
+    kept, why = kept_orders(board, "FRANCE", plan, deals)
+    assert kept == {"BUR": "A BUR H", "BRE": "F BRE - MAO", "MAR": "A MAR - SPA"}
+    assert why == ["ordered F BRE - ENG instead of F BRE - MAO", "A BUR - MUN attacks GERMANY in MUN, a party to the peace"]
+    # a peace that ended last year binds nothing; the commitment still does
+    old = [{**deals[0], "commitments": [{**deals[0]["commitments"][0], "until": 1901}]}, deals[1]]
+    assert kept_orders(board, "FRANCE", plan, old)[0] == {**plan, "BRE": "F BRE - MAO"}
+
+
+def test_crossed_support_offers_are_settled_by_the_smaller_key():
+    from actors.diplomacy.alphadip.offices import _claims, _contradicts
+    from actors.diplomacy.alphadip.president import kept_orders
+    from games.diplomacy.script import Script
+
+    board = Script("F1903M").units("ENGLAND", "F HOL").units("FRANCE", "A RUH").units("GERMANY", "A KIE").board
+    e_offer = {"key": "ENGLAND#10", "parties": ["ENGLAND", "FRANCE"], "commitments": [
+        {"type": "order", "power": "FRANCE", "phase": "F1903M", "order": "A RUH S F HOL - KIE"},
+        {"type": "order", "power": "ENGLAND", "phase": "F1903M", "order": "F HOL - KIE"}]}
+    f_offer = {"key": "FRANCE#11", "parties": ["ENGLAND", "FRANCE"], "commitments": [
+        {"type": "order", "power": "ENGLAND", "phase": "F1903M", "order": "F HOL S A RUH - KIE"},
+        {"type": "order", "power": "FRANCE", "phase": "F1903M", "order": "A RUH - KIE"}]}
+    obs = {"deals": {"open": [e_offer, f_offer], "confirmed": []}}
+    claimed = _claims(obs, "F1903M")
+    assert _contradicts(f_offer, claimed, "F1903M") and not _contradicts(e_offer, claimed, "F1903M")
+    # both confirmed anyway (players without the check): each side keeps ENGLAND#10, the same deal
+    deals = [f_offer, e_offer]
+    assert kept_orders(board, "ENGLAND", {"HOL": "F HOL S A RUH - KIE"}, deals)[0] == {"HOL": "F HOL - KIE"}
+    assert kept_orders(board, "FRANCE", {"RUH": "A RUH - KIE"}, deals)[0] == {"RUH": "A RUH S F HOL - KIE"}
+
+
+def test_keep_word_stops_an_honest_alphadip_from_breaking_deals():
+    from actors.match import make_header, record
+    from actors.registry import parse_spec
+    from bus.log import parse_log
+    from replay.fold import fold
+
+    def broken(spec):  # AlphaDip as GERMANY and ITALY, the rest DumbBots, to 1906
+        seats = [parse_spec(spec) if seat in (3, 4) else parse_spec("dumbbot") for seat in range(7)]
+        game = parse_log(record(make_header("diplomacy", 7, seats, {"max_year": 1906}))).games[0]
+        events = fold(game, check=False).state.to_json()["deals"]["events"]
+        return sum(e["type"] == "confirmed" for e in events), [e["detail"] for e in events if e["type"] == "broken"]
+
+    confirmed, breaks = broken("alphadip")
+    assert confirmed and len(breaks) == 2  # without the check, honest AlphaDips break deals they made
+    confirmed, breaks = broken("alphadip:params.keep_word=true")
+    assert confirmed > 20 and breaks == []

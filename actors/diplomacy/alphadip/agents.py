@@ -4,6 +4,7 @@
     alphadip:offices=so                       PR+SO;  offices=so+fo: PR+SO+FO
     alphadip:preset=betrayer                  honesty 0: breaks a deal whenever breaking pays
     alphadip:params.node_budget=2000          branch-and-bound nodes per search
+    alphadip:params.keep_word=true            the PR checks its orders against its deals (president.py)
     dipblue                                   full DipBlue (advisers, trust ratio, peace/alliances)
     dipblue:archetype=naive                   negotiates, no trust reasoning; archetype=no_press
     dipblue:preset=betrayer                   accepts every deal, breaks it whenever breaking pays
@@ -72,7 +73,8 @@ def build_alphadip(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list
     roles = opts.offices.split("+")
     offices = {r: f"{pr}/{r}" for r in roles}
     kinds = {"so": AlphaDipStrategyOffice, "fo": AlphaDipForeignOffice, "io": AlphaDipIntelligenceOffice}
-    actors: list[Actor] = [DiplomacyPresident(pr, seed, seat, offices, _traits(opts.preset, opts.traits))]
+    actors: list[Actor] = [DiplomacyPresident(pr, seed, seat, offices, _traits(opts.preset, opts.traits),
+                                              keep_word=opts.params.keep_word)]
     actors += [kinds[r](offices[r], seed, opts.params) for r in roles]
     return actors
 

@@ -40,6 +40,7 @@ class AlphaDipParams(BaseModel):
     climb_budget: int = Field(100, ge=0)  # adjudications to refine a move (simulate.py); 0: off
     defend: float = 1.0  # weight of keeping a centre we own, against taking a new one
     threat_cap: int = Field(99, ge=0)  # the most units one opponent is assumed to bring
+    keep_word: bool = False  # the PR checks its orders against its deals; the FO refuses crossed offers
 
 
 def prior_trust(traits: dict[str, Any]) -> float:
@@ -258,10 +259,11 @@ class AlphaDipForeignOffice(ForeignOffice):
         next_id = int(fo.get("next_id", 0))
         says: list[Any] = []
         mine = partners(obs)
+        claimed = _claims(obs, phase) if self.params.keep_word else {}
         for d in obs["deals"]["open"]:
             if d["proposer"] == me or me in d["accepted"]:
                 continue
-            ok = self._acceptable(d, me, phase, trust, mine, values)
+            ok = self._acceptable(d, me, phase, trust, mine, values) and not _contradicts(d, claimed, phase)
             if ok:
                 says.append(DipAccept(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
             elif len(d["parties"]) == 2:  # a deal of three or more lapses unanswered (see _NO_REJECT)
@@ -332,6 +334,28 @@ class AlphaDipForeignOffice(ForeignOffice):
                 if binds_me and c["phase"] != phase:
                     return False  # AlphaDip negotiates the current phase only (thesis 5.1.1.1)
         return not (deal["key"] in values and values[deal["key"]] < -self.params.accept_loss)
+
+
+def _claims(obs: dict[str, Any], phase: str) -> dict[str, list[tuple[str, str]]]:
+    """Unit (province) -> (deal key, order) for every order commitment of this phase in the
+    deals we see, open or confirmed."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for d in obs["deals"]["open"] + obs["deals"]["confirmed"]:
+        for c in d["commitments"]:
+            if c["type"] == "order" and c["phase"] == phase:
+                out.setdefault(c["order"].split()[1][:3], []).append((d["key"], c["order"]))
+    return out
+
+
+def _contradicts(deal: dict[str, Any], claimed: dict[str, list[tuple[str, str]]], phase: str) -> bool:
+    """True when `deal` commits a unit to an order that a deal with a smaller key commits it
+    differently (with `keep_word`: both parties then keep the same one of two crossed offers)."""
+    for c in deal["commitments"]:
+        if c["type"] == "order" and c["phase"] == phase:
+            unit = c["order"].split()[1][:3]
+            if any(key < deal["key"] and order != c["order"] for key, order in claimed.get(unit, ())):
+                return True
+    return False
 
 
 class AlphaDipIntelligenceOffice(IntelligenceOffice):

@@ -16,6 +16,14 @@ President plans the whole phase once and answers unit by unit from that plan:
   Finder (`orderfinder.py`) gives orders to the units the move left out. The plan is kept in the
   KB (`plan`) and every later request of the phase is answered from it.
 - Heard talk goes to the inbox, and its speakers to `negotiators` (powers known to negotiate).
+- `keep_word` (param, off by default so the published tables stand): unless it chose to break
+  its word, the President tests its finished orders against every confirmed deal with the
+  ledger's own test (`games.diplomacy.deals.plan_breaches`) and plays the committed order, or a
+  hold, instead of an order that would break one; the FO refuses an offer that commits a unit
+  differently from a deal with a smaller key (two sides offering crossed supports in one round).
+  Without it an honest AlphaDip still breaks deals it did not mean to (moves the Order Finder or
+  the hill-climb sends into a peace partner's province, crossed offers both confirmed), and a
+  partner's IO takes that for betrayal.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from actors.alpha.president import DEFAULT_VIEWS, President, _Job
 from actors.alpha.traits import Traits
 from actors.diplomacy.alphadip.orderfinder import adjustments, fill_orders
 from actors.diplomacy.view import board_from_observation
+from games.diplomacy.deals import plan_breaches
 from bus.messages import (
     LOG,
     REFEREE,
@@ -40,7 +49,7 @@ from bus.messages import (
     Suggestion,
     TalkTurn,
 )
-from games.diplomacy.board import POWERS
+from games.diplomacy.board import POWERS, Board, Order, parse_order
 
 VIEWS: dict[str, tuple[str, ...]] = {
     "io": ("goals", "io", "observation", "seat", "traits", "trust"),
@@ -54,10 +63,11 @@ class DiplomacyPresident(President):
     """See the module docstring."""
 
     def __init__(self, address: str, seed: int, seat: int, offices: dict[str, str], traits: Traits,
-                 views: dict[str, tuple[str, ...]] | None = None):
+                 views: dict[str, tuple[str, ...]] | None = None, keep_word: bool = False):
         super().__init__(address, seed, seat, offices, traits, {**VIEWS, **(views or {})})
         self.views = {**DEFAULT_VIEWS, **VIEWS, **(views or {})}
         self.io_phase: str | None = None
+        self.keep_word = keep_word
 
     # -- messages ---------------------------------------------------------------------------
     def handle(self, message: Message) -> list[Message]:
@@ -150,6 +160,8 @@ class DiplomacyPresident(President):
             plan["orders"], plan["adjustments"] = {}, adjustments(board, me, self.rng)
         else:
             plan["orders"] = fill_orders(board, me, dict(chosen.get("orders", {})), self.rng, avoid)
+            if self.keep_word and why != "broke":
+                plan["orders"], plan["kept"] = kept_orders(board, me, plan["orders"], obs["deals"]["confirmed"])
         self.kb.set(("plan",), plan)
         change = KBChange(sender=self.address, to=LOG, turn=request.turn, source=self.address,
                           updates=(KBUpdate(path=("plan",), value=plan),))
@@ -177,6 +189,26 @@ class DiplomacyPresident(President):
             hold = f"{nxt} H" if nxt else None
             action = hold if hold in legal else (legal[0] if legal else "abstain")
         return Act(sender=self.address, to=REFEREE, turn=request.turn, action=action)
+
+
+def kept_orders(board: Board, me: str, orders: dict[str, str], deals: list[dict[str, Any]]) -> tuple[dict[str, str], list[str]]:
+    """`orders` (province -> order) with every order that would break a confirmed deal replaced
+    (by the committed order where a deal commits the unit, else a hold), and the replacements'
+    reasons. Deals are kept in key order: a change that would break an earlier deal is not made,
+    so when two confirmed deals commit the same units differently, both parties keep the same
+    one (the deal with the smaller key)."""
+    provinces = sorted(orders)
+    parsed = [parse_order(board, me, orders[p]) for p in provinces]
+    ordered = sorted(deals, key=lambda d: d["key"])
+    why: list[str] = []
+    for k, deal in enumerate(ordered):
+        for i, fix, reason in plan_breaches(board, me, parsed, [deal]):
+            trial = parsed[:i] + [fix] + parsed[i + 1:]
+            if plan_breaches(board, me, trial, ordered[:k]):
+                continue  # keeping this deal would break an earlier one: that one stands
+            parsed = trial
+            why.append(reason)
+    return {p: o.text() for p, o in zip(provinces, parsed)}, why
 
 
 def _without_events(obs: dict[str, Any]) -> dict[str, Any]:
