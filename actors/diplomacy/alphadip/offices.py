@@ -20,7 +20,8 @@ from actors.diplomacy.alphadip.tactics import Situation, help_factor, own_goals,
 from actors.diplomacy.dumbbot import evaluate
 from actors.diplomacy.view import board_from_observation, nothing_to_plan
 from bus.messages import KBUpdate, OfficeRequest, Suggestion
-from games.diplomacy.board import CENTRES, POWERS, Board
+from games.diplomacy.board import CENTRES, POWERS, Board, OrderError, parse_order
+from games.diplomacy.deals import plan_breaches
 from games.diplomacy.talk import Alliance, DipAccept, DipPropose, DipReject, OrderCommitment, Peace
 
 
@@ -260,10 +261,13 @@ class AlphaDipForeignOffice(ForeignOffice):
         says: list[Any] = []
         mine = partners(obs)
         claimed = _claims(obs, phase) if self.params.keep_word else {}
+        board = board_from_observation(obs) if self.params.keep_word else None
         for d in obs["deals"]["open"]:
             if d["proposer"] == me or me in d["accepted"]:
                 continue
-            ok = self._acceptable(d, me, phase, trust, mine, values) and not _contradicts(d, claimed, phase)
+            ok = self._acceptable(d, me, phase, trust, mine, values)
+            if ok and board is not None:  # keep_word: no offer that crosses or breaks a deal we have
+                ok = not _contradicts(d, claimed, phase) and not _breaks_confirmed(board, d, obs, phase)
             if ok:
                 says.append(DipAccept(proposer=d["proposer"], deal_id=int(d["key"].split("#")[1])))
             elif len(d["parties"]) == 2:  # a deal of three or more lapses unanswered (see _NO_REJECT)
@@ -354,6 +358,22 @@ def _contradicts(deal: dict[str, Any], claimed: dict[str, list[tuple[str, str]]]
         if c["type"] == "order" and c["phase"] == phase:
             unit = c["order"].split()[1][:3]
             if any(key < deal["key"] and order != c["order"] for key, order in claimed.get(unit, ())):
+                return True
+    return False
+
+
+def _breaks_confirmed(board: Board, deal: dict[str, Any], obs: dict[str, Any], phase: str) -> bool:
+    """True when an order `deal` commits a power to would break another deal of ours, confirmed
+    or on the table this round (a move into a peace partner's province, even one the partner
+    offers to support)."""
+    others = obs["deals"]["confirmed"] + [d for d in obs["deals"]["open"] if d["key"] != deal["key"]]
+    for c in deal["commitments"]:
+        if c["type"] == "order" and c["phase"] == phase:
+            try:
+                order = parse_order(board, c["power"], c["order"])
+            except OrderError:
+                continue  # the ledger has already refused impossible orders
+            if plan_breaches(board, c["power"], [order], others):
                 return True
     return False
 
