@@ -289,3 +289,22 @@ def test_keep_word_stops_an_honest_alphadip_from_breaking_deals():
     assert confirmed and len(breaks) == 2  # without the check, honest AlphaDips break deals they made
     confirmed, breaks = broken("alphadip:params.keep_word=true")
     assert confirmed > 20 and breaks == []
+
+
+def test_keep_word_refuses_a_support_offer_that_would_break_a_peace():
+    from actors.diplomacy.alphadip.offices import _breaks_confirmed
+    from games.diplomacy.script import Script
+
+    board = (Script("S1903M").units("AUSTRIA", "A MUN").units("GERMANY", "A BER", "A KIE")
+             .centres("GERMANY", "BER", "KIE").centres("AUSTRIA", "MUN").board)
+    peace = {"key": "AUSTRIA#4", "parties": ["AUSTRIA", "GERMANY"],
+             "commitments": [{"type": "peace", "powers": ["AUSTRIA", "GERMANY"], "until": 1903}]}
+    offer = {"key": "AUSTRIA#5", "parties": ["AUSTRIA", "GERMANY"], "commitments": [
+        {"type": "order", "power": "GERMANY", "phase": "S1903M", "order": "A KIE S A MUN - BER"},
+        {"type": "order", "power": "AUSTRIA", "phase": "S1903M", "order": "A MUN - BER"}]}
+    on_table = {"deals": {"open": [peace, offer], "confirmed": []}}
+    assert _breaks_confirmed(board, offer, on_table, "S1903M")  # the peace offered this round counts
+    confirmed = {"deals": {"open": [offer], "confirmed": [peace]}}
+    assert _breaks_confirmed(board, offer, confirmed, "S1903M")
+    alone = {"deals": {"open": [offer], "confirmed": []}}
+    assert not _breaks_confirmed(board, offer, alone, "S1903M")
