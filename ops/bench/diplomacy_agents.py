@@ -12,14 +12,13 @@
 from __future__ import annotations
 
 import argparse
-import io
 import random
 import time
 
 from actors.diplomacy.dumbbot import plan
-from actors.match import make_header, play
+from actors.match import make_header, record
 from actors.registry import AgentSpec
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from games.diplomacy.board import POWERS, Board
 from games.diplomacy.rules import Diplomacy
 
@@ -91,13 +90,9 @@ def stack(agent: str, games: int, max_year: int) -> tuple[float, float, float]:
     t0 = time.process_time()
     for seed in range(games):
         header = make_header("diplomacy", seed, [AgentSpec(name=agent)] * 7, {"max_year": max_year})
-        buf = io.BytesIO()
-        writer = LogWriter(buf)
-        writer.header(header)
-        play(header, writer)
-        writer.end_game()
-        size += len(buf.getvalue())
-        logs.append(buf.getvalue())
+        data = record(header)
+        size += len(data)
+        logs.append(data)
     cpu = time.process_time() - t0
     for data in logs:  # counted after the clock stops: phases that asked anyone for orders
         records = parse_log(data).games[0].records

@@ -9,14 +9,12 @@ Goal (issue 6): our random games at least half OpenSpiel's speed, in pure Python
 from __future__ import annotations
 
 import argparse
-import io
 import random
 import time
 
 from actors.hanabi.policies import POLICIES, play_direct
-from actors.match import make_header, play
+from actors.match import make_header, record
 from actors.registry import AgentSpec
-from bus.log import LogWriter
 from games.hanabi.rules import Hanabi
 
 
@@ -69,12 +67,7 @@ def stack(agent: str, games: int) -> tuple[float, float]:
     size, t0 = 0, time.perf_counter()
     for seed in range(games):
         header = make_header("hanabi", seed, [AgentSpec(name=agent)] * 2, options)
-        buf = io.BytesIO()
-        writer = LogWriter(buf)
-        writer.header(header)
-        play(header, writer)
-        writer.end_game()
-        size += len(buf.getvalue())
+        size += len(record(header))
     return games / (time.perf_counter() - t0), size / games
 
 

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import random
 import shutil
@@ -22,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from actors.match import make_header, play
+from actors.match import make_header, record
 from actors.registry import AgentSpec
-from bus.log import LogWriter, read_game_at
+from bus.log import read_game_at
 from ops.tournament.runner import run_tournament
 from ops.tournament.spec import game_id, load_spec, parse_spec
 from ops.tournament.store import Store
@@ -39,12 +38,7 @@ def bare_loop(spec) -> tuple[float, int]:
     for idx in range(spec.games):
         seed, seated = spec.game_plan(idx)
         header = make_header(spec.game, seed, [AgentSpec(name=e.agent, options=e.options) for e in seated], spec.options, game_id(idx))
-        buf = io.BytesIO()
-        writer = LogWriter(buf)
-        writer.header(header)
-        play(header, writer)
-        writer.end_game()
-        size += len(buf.getvalue())
+        size += len(record(header))
     return spec.games / (time.perf_counter() - t0), size // spec.games
 
 
