@@ -56,12 +56,19 @@ class TalkSpec:
 
 @dataclass(frozen=True)
 class Outcome:
-    """Per-player returns of a finished game, plus a short public description."""
+    """Per-player returns of a finished game, plus a short public description.
+
+    `ranks` (1 = best, ties share the mean rank), `roles` (one per seat) and `teams` (the sides,
+    each a sorted tuple of seats) are typed; None means: ranks from returns, no roles, the game's
+    `Game.teams`. `extra` holds other game-specific facts for reports."""
 
     returns: tuple[float, ...]
     winners: tuple[int, ...]
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    ranks: tuple[float, ...] | None = None
+    roles: tuple[str, ...] | None = None
+    teams: tuple[tuple[int, ...], ...] | None = None
 
 
 class State:
@@ -168,6 +175,13 @@ class Game:
 
     def new_initial_state(self, options: Options) -> State:
         raise NotImplementedError
+
+    def teams(self, options: Options) -> tuple[tuple[int, ...], ...]:
+        """The sides of a game with these options, each a sorted tuple of seats, sorted by first seat.
+
+        Default: every seat its own team. A partnership game names its pairs (Dominoes: (0, 2),
+        (1, 3)); a cooperative game puts every seat in one team."""
+        return tuple((seat,) for seat in range(self.num_players(options)))
 
     def state_from_json(self, data: dict[str, Any]) -> State:
         raise NotImplementedError
