@@ -1,0 +1,67 @@
+"""The golden games: a handful of seeded games of every agent, recorded under tests/golden/.
+
+`python -m tests.golden.cases` rewrites the logs and prints the manifest lines; a change of bytes
+is its own commit that re-baselines the goldens and says what changed (see issue "one home per game").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+# (file stem, game, agents (one spec or one per seat), options, seed)
+CASES: list[tuple[str, str, str, dict, int]] = [
+    ("werewolves-random-7", "werewolves", "random", {}, 7),
+    ("werewolves-random-8p", "werewolves", "random", {"players": 8, "tie_rule": "revote_then_random"}, 3),
+    ("werewolves-alphawolf-7", "werewolves", "alphawolf", {}, 7),
+    ("werewolves-alphawolf-so-2", "werewolves", "alphawolf:offices=so", {}, 2),
+    ("hanabi-random-2", "hanabi", "random", {}, 2),
+    ("hanabi-osawa-random-3", "hanabi", "osawa-random", {"players": 3}, 3),
+    ("hanabi-rational-1", "hanabi", "rational", {}, 1),
+    ("hanabi-self-estimation-4", "hanabi", "self-estimation", {"players": 4}, 4),
+    ("hanabi-full-information-5", "hanabi", "full-information", {"reveal_own_cards": True}, 5),
+    ("hanabi-alpha-6", "hanabi", "alpha", {"players": 3}, 6),
+    ("diplomacy-random-1", "diplomacy", "random", {"max_year": 1902}, 1),
+    ("diplomacy-dumbbot-2", "diplomacy", "dumbbot", {"max_year": 1902}, 2),
+    ("diplomacy-dipblue-3", "diplomacy", "dipblue", {"max_year": 1901}, 3),
+    ("diplomacy-alphadip-4", "diplomacy",
+     "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
+]
+
+
+def header_of(game: str, agents: str, options: dict, seed: int) -> dict:
+    from actors.match import game_options, make_header
+    from actors.registry import parse_lineup
+    from games.registry import get_game
+
+    players = get_game(game).num_players(game_options(game, options))
+    return make_header(game, seed, parse_lineup(agents, players), options)
+
+
+def record_case(case: tuple[str, str, str, dict, int]) -> bytes:
+    from actors.match import record
+
+    _, game, agents, options, seed = case
+    return record(header_of(game, agents, options, seed))
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def main() -> None:
+    manifest = {}
+    for case in CASES:
+        data = record_case(case)
+        (HERE / f"{case[0]}.log").write_bytes(data)
+        manifest[case[0]] = sha256(data)
+        print(f"{case[0]}: {len(data)} bytes", file=sys.stderr)
+    (HERE / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()

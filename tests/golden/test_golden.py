@@ -1,0 +1,41 @@
+"""Golden logs: seeded games of every agent give the same bytes as when they were recorded.
+
+A failure here means a change altered log bytes. If that was meant (a new record field, new result
+words), re-baseline in its own commit with `python -m tests.golden.cases` and list what changed.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bus.log import parse_log
+from replay.verify import verify_game
+from tests.golden.cases import CASES, HERE, record_case, sha256
+
+MANIFEST = json.loads((HERE / "manifest.json").read_text())
+
+
+def test_every_agent_has_a_golden_game():
+    from actors.registry import agent_names
+
+    covered = {spec.split(":")[0] for _, _, agents, _, _ in CASES for spec in agents.split(",")}
+    assert covered == set(agent_names())
+    assert sorted(MANIFEST) == sorted(case[0] for case in CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_same_bytes_as_recorded(case):
+    data = record_case(case)
+    assert sha256(data) == MANIFEST[case[0]], f"{case[0]}: log bytes changed (re-baseline in its own commit if meant)"
+    assert (HERE / f"{case[0]}.log").read_bytes() == data
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_committed_log_reads_and_verifies(case):
+    """A log written in an earlier commit keeps reading and verifying."""
+    log = parse_log((HERE / f"{case[0]}.log").read_bytes())
+    assert log.bad is None and len(log.games) == 1
+    verdict = verify_game(log.games[0])
+    assert verdict.ok, verdict.message
