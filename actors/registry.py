@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -63,10 +63,17 @@ def _build_random(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[
 
 @dataclass(frozen=True)
 class AgentDef:
+    """A registered agent: its name, the games it plays, how to build a seat's actors, one line of doc.
+
+    `budget` maps a game name to the game options that keep that game short enough for the agent
+    conformance suite (e.g. Diplomacy to 1902); `games_in_budget` is how many seeds it plays there."""
+
     name: str
     games: frozenset[str] | None  # None: plays any game
     build: Callable[[str, int, int, dict[str, Any]], list[Actor]]
     doc: str
+    budget: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    games_in_budget: int = 2
 
 
 AGENTS: dict[str, AgentDef] = {
