@@ -506,7 +506,37 @@ def _on_a_chain(start: str, dest: str, fleet: str, fleets: frozenset[str]) -> bo
 
 
 def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) -> Resolution:
+    """A movement phase: orders indexed, every move and support decided, units moved, the
+    dislodged given their retreats, and the board advanced to the next phase needing orders."""
     units = board.units
+    by_prov, moves, supports, convoys = _index_orders(units, orders)
+    m = _decide(board, by_prov, moves, supports, convoys, datc)
+    used, results, out = _result_lists(units, by_prov)
+    for p in m.void:
+        out[p].append(VOID)
+    new_units, moved, dislodged = _move_units(m, out)
+    for p in m.no_convoy:
+        out[p].append(NO_CONVOY)
+    for sups in m.supports.values():
+        for p in sups:
+            if not m.value[p]:
+                out[p].append(CUT)
+    after = _board_after_moves(board, new_units)
+    named = _dislodge(m, out, after, moved, dislodged) if dislodged else {}
+    res = Resolution(board.phase, used, results, after, named)
+    if after.dislodged:
+        return res  # retreats next
+    if after.season == "S":
+        after.season, after.phase_kind = "F", "M"  # no retreats: fall movement next
+        return res
+    _advance(after, res)  # no retreats: winter
+    return res
+
+
+def _index_orders(units: dict[str, tuple[str, str, str]], orders: Mapping[str, Iterable[Order]]
+                  ) -> tuple[dict[str, Order], list[str], list[str], list[str]]:
+    """Each unit's order by province (a hold where it has none), and the provinces ordered to
+    move, support and convoy, each in the order given."""
     by_prov: dict[str, Order] = {}
     moves: list[str] = []
     supports: list[str] = []
@@ -541,28 +571,16 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
         for p, u in units.items():
             if p not in by_prov:
                 by_prov[p] = Order("H", u[1], u[2])
+    return by_prov, moves, supports, convoys
+
+
+def _decide(board: Board, by_prov: dict[str, Order], moves: list[str], supports: list[str],
+            convoys: list[str], datc: str) -> _Orders:
+    """The orders with every move and support decided: by the quick pass, or, where it meets a
+    decision that depends on itself, by guess-and-check from the start."""
     m: _Orders = _Quick(board, by_prov, moves, supports, convoys, datc)
-    value, movers, into, convoyers = m.value, m.movers, m.into, m.convoyers
     try:
-        # first the decisions that consult no other: an unattacked support is given, an
-        # unopposed land move into an empty province succeeds
-        if m.supports:
-            for sups in m.supports.values():
-                for s in sups:
-                    if s not in into:
-                        value[s] = True
-        decide = m.resolve
-        for p in movers:
-            if p not in value:
-                q = movers[p]
-                if q not in units and len(into[q]) == 1 and p not in convoyers:
-                    value[p] = True
-                else:
-                    decide(p)
-        for sups in m.supports.values():
-            for s in sups:
-                if s not in value:
-                    decide(s)
+        _quick_pass(m)
     except _Cycle:  # decide the phase again, in the order guess-and-check is defined over
         m = _Movement(board, by_prov, moves, supports, convoys, datc)
         for p in sorted(m.movers):
@@ -570,8 +588,38 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
         for p in sorted(m.supports):
             for s in m.supports[p]:
                 m.resolve(s)
-        value, movers, into, convoyers = m.value, m.movers, m.into, m.convoyers
     # Every move and support is decided now; convoys left open depend on moves only (no cycle).
+    return m
+
+
+def _quick_pass(m: _Orders) -> None:
+    """Decide every move and support by memoised recursion; raises _Cycle."""
+    units, value, movers, into, convoyers = m.units, m.value, m.movers, m.into, m.convoyers
+    # first the decisions that consult no other: an unattacked support is given, an
+    # unopposed land move into an empty province succeeds
+    if m.supports:
+        for sups in m.supports.values():
+            for s in sups:
+                if s not in into:
+                    value[s] = True
+    decide = m.resolve
+    for p in movers:
+        if p not in value:
+            q = movers[p]
+            if q not in units and len(into[q]) == 1 and p not in convoyers:
+                value[p] = True
+            else:
+                decide(p)
+    for sups in m.supports.values():
+        for s in sups:
+            if s not in value:
+                decide(s)
+
+
+def _result_lists(units: dict[str, tuple[str, str, str]], by_prov: dict[str, Order]
+                  ) -> tuple[dict[str, list[Order]], dict[str, list[str]], dict[str, list[str]]]:
+    """The orders used per power, and an empty result list per unit: by unit name (what the
+    Resolution holds) and by province (the same lists, to fill in)."""
     used: dict[str, list[Order]] = {}
     results: dict[str, list[str]] = {}
     out: dict[str, list[str]] = {}  # province -> its unit's results
@@ -583,13 +631,19 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
             used[power].append(by_prov[p])
         else:
             used[power] = [by_prov[p]]
-    void = m.void
-    for p in void:
-        out[p].append(VOID)
+    return used, results, out
+
+
+def _move_units(m: _Orders, out: dict[str, list[str]]
+                ) -> tuple[dict[str, tuple[str, str, str]], dict[str, str], dict[str, str]]:
+    """The units after the moves, the moves made (province -> destination) and the units
+    dislodged (province -> its dislodger's province); a failed move's result in `out`."""
+    units, by_prov, value = m.units, m.order, m.value
     # the units that stay keep their order; the ones that moved come after, in order of moving
     new_units = dict(units)
     moved: dict[str, str] = {}  # prov -> destination (location)
     dislodged: dict[str, str] = {}  # prov -> its dislodger's province
+    movers = m.movers
     for p, dp in movers.items():
         if value[p]:
             moved[p] = by_prov[p].dest
@@ -598,63 +652,67 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
                 dislodged[dp] = p
                 del new_units[dp]
         else:
-            out[p].append(NO_CONVOY if p in convoyers and not m.path(p) else BOUNCE)
+            out[p].append(NO_CONVOY if p in m.convoyers and not m.path(p) else BOUNCE)
     for p, dest in moved.items():
         u = units[p]
         new_units[dest[:3]] = (u[0], u[1], dest)
-    for p in m.no_convoy:
-        out[p].append(NO_CONVOY)
-    for sups in m.supports.values():
-        for p in sups:
-            if not value[p]:
-                out[p].append(CUT)
+    return new_units, moved, dislodged
 
+
+def _board_after_moves(board: Board, new_units: dict[str, tuple[str, str, str]]) -> Board:
+    """The board after a movement phase, in its retreat phase, with no dislodged unit yet."""
     after = Board.__new__(Board)
     after._cache = {}
     after.year, after.season, after.phase_kind = board.year, board.season, "R"
     after.centres = board.centres  # replaced, never mutated, when centres change hands
     after.units = new_units
     after.dislodged = {}
+    return after
+
+
+def _dislodge(m: _Orders, out: dict[str, list[str]], after: Board, moved: dict[str, str],
+              dislodged: dict[str, str]) -> dict[str, str]:
+    """Mark the dislodged units, give each its retreat options on `after` (or disband it when it
+    has none); returns dislodged unit -> its dislodger's province."""
+    units, by_prov, void = m.units, m.order, m.void
+    for p in dislodged:
+        res = out[p]
+        res.append(DISLODGED)
+        if by_prov[p].kind == "C" and p not in void:
+            res.append(DISRUPTED)
+    standoff = _standoffs(m, moved, dislodged)
+    new_units = after.units
     named: dict[str, str] = {}  # dislodged unit -> its dislodger's province
-    if dislodged:
-        for p in dislodged:
-            res = out[p]
-            res.append(DISLODGED)
-            if by_prov[p].kind == "C" and p not in void:
-                res.append(DISRUPTED)
-        # Where a dislodged unit may not go: occupied now, or a standoff (a move made there
-        # failed, other than the loser of a head-to-head battle), or its dislodger's origin
-        # unless convoyed.
-        standoff = set()
-        for p, dp in movers.items():
-            if p in moved or not m.live(p) or p in m.szykman:
+    for p, by in dislodged.items():
+        power, utype, loc = units[p]
+        from_sea = m.by_sea(by)
+        options = []
+        adj = FLEET_ADJ.get(loc, ()) if utype == "F" else ARMY_ADJ.get(loc, ())
+        for d in sorted(adj):
+            dp = d[:3]
+            if dp in new_units or dp in standoff or (dp == by and not from_sea):
                 continue
-            if p in dislodged and dislodged[p] == dp and m.head_to_head(p) is not None:
-                continue
-            standoff.add(dp)
-        for p, by in dislodged.items():
-            power, utype, loc = units[p]
-            from_sea = m.by_sea(by)
-            options = []
-            adj = FLEET_ADJ.get(loc, ()) if utype == "F" else ARMY_ADJ.get(loc, ())
-            for d in sorted(adj):
-                dp = d[:3]
-                if dp in new_units or dp in standoff or (dp == by and not from_sea):
-                    continue
-                options.append(d)
-            if options:
-                after.dislodged[p] = (power, utype, loc, tuple(options))
-            else:  # nowhere to go: disbanded at once, no retreat phase for it
-                out[p].append(DISBAND)
-            named[f"{utype} {loc}"] = by
-    res = Resolution(board.phase, used, results, after, named)
-    if after.dislodged:
-        return res  # retreats next
-    if after.season == "S":
-        after.season, after.phase_kind = "F", "M"  # no retreats: fall movement next
-        return res
-    _advance(after, res)  # no retreats: winter
-    return res
+            options.append(d)
+        if options:
+            after.dislodged[p] = (power, utype, loc, tuple(options))
+        else:  # nowhere to go: disbanded at once, no retreat phase for it
+            out[p].append(DISBAND)
+        named[f"{utype} {loc}"] = by
+    return named
+
+
+def _standoffs(m: _Orders, moved: dict[str, str], dislodged: dict[str, str]) -> set[str]:
+    """Provinces left empty by a standoff: a move made there failed, other than the loser of a
+    head-to-head battle. A dislodged unit may not retreat there (nor into an occupied province,
+    nor to its dislodger's origin unless the dislodger came by convoy)."""
+    standoff = set()
+    for p, dp in m.movers.items():
+        if p in moved or not m.live(p) or p in m.szykman:
+            continue
+        if p in dislodged and dislodged[p] == dp and m.head_to_head(p) is not None:
+            continue
+        standoff.add(dp)
+    return standoff
 
 
 # -- retreats and adjustments --------------------------------------------------------------
