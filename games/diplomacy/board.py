@@ -242,7 +242,18 @@ def parse_order(board: Board, power: str, text: str) -> Order:
     _check_location(loc)
     if kind == "A" and verb == "B":
         return _parse_build(board, power, utype, loc, rest)
+    unit = _ordered_unit(board, power, utype, loc)
+    loc = unit[2]  # a wrong coast on the ordered unit is ignored (DATC 6.B.10, 6.B.11)
+    if kind == "M":
+        return _parse_movement(board, utype, loc, verb, rest)
     if kind == "R":
+        return _parse_retreat(unit, utype, loc, verb, rest, text)
+    return _parse_removal(board, power, utype, loc, verb, rest, text)
+
+
+def _ordered_unit(board: Board, power: str, utype: str, loc: str) -> tuple:
+    """The unit `power` orders in `loc`'s province (the dislodged one in a retreat phase)."""
+    if board.phase_kind == "R":
         unit = board.dislodged.get(loc[:3])
         if unit is None:
             raise OrderError(f"no dislodged unit in {loc[:3]}")
@@ -255,23 +266,28 @@ def parse_order(board: Board, power: str, text: str) -> Order:
         raise OrderError(f"the unit in {loc[:3]} is {'an army' if real_type == 'A' else 'a fleet'}")
     if owner != power:
         raise OrderError(f"{utype} {real_loc} belongs to {owner}, not {power}")
-    loc = real_loc  # a wrong coast on the ordered unit is ignored (DATC 6.B.10, 6.B.11)
-    if kind == "M":
-        return _parse_movement(board, utype, loc, verb, rest)
-    if kind == "R":
-        if verb == "D" and not rest:
-            return Order("D", utype, loc)
-        if verb in ("R", "-") and len(rest) == 1:
-            dest = rest[0]
-            _check_location(dest)
-            options = unit[3]
-            dest = _default_coast(utype, loc, dest) if utype == "F" else dest
-            if dest not in options:
-                why = f"{dest} is not a retreat option of {utype} {loc}"
-                raise OrderError(why + (f" (options: {', '.join(options)})" if options else " (none: disband)"))
-            return Order("R", utype, loc, dest=dest)
-        raise OrderError(f"{text!r} is not a retreat order (R <province> or D)")
-    # adjustments
+    return unit
+
+
+def _parse_retreat(unit: tuple, utype: str, loc: str, verb: str, rest: list[str], text: str) -> Order:
+    """A retreat phase's order for the dislodged `unit`: R <province> (one of its options) or D."""
+    if verb == "D" and not rest:
+        return Order("D", utype, loc)
+    if verb in ("R", "-") and len(rest) == 1:
+        dest = rest[0]
+        _check_location(dest)
+        options = unit[3]
+        dest = _default_coast(utype, loc, dest) if utype == "F" else dest
+        if dest not in options:
+            why = f"{dest} is not a retreat option of {utype} {loc}"
+            raise OrderError(why + (f" (options: {', '.join(options)})" if options else " (none: disband)"))
+        return Order("R", utype, loc, dest=dest)
+    raise OrderError(f"{text!r} is not a retreat order (R <province> or D)")
+
+
+def _parse_removal(board: Board, power: str, utype: str, loc: str, verb: str, rest: list[str],
+                   text: str) -> Order:
+    """An adjustment phase's order other than a build or a waive: D, for a power with too many units."""
     if verb == "D" and not rest:
         if board.adjustment(power) >= 0:
             raise OrderError(f"{power} has no unit to remove")
@@ -323,34 +339,12 @@ def can_reach(utype: str, loc: str, prov: str) -> bool:
 
 
 def _parse_movement(board: Board, utype: str, loc: str, verb: str, rest: list[str]) -> Order:
+    """A movement phase's order for the unit `utype` at `loc`: H, - (move), S or C."""
     unit = f"{utype} {loc}"
     if verb == "H" and not rest:
         return Order("H", utype, loc)
     if verb == "-":
-        via = bool(rest) and rest[-1] == "VIA"
-        if via:
-            rest = rest[:-1]
-        if len(rest) != 1:
-            raise OrderError(f"{unit}: a move names one destination")
-        dest = rest[0]
-        _check_location(dest)
-        if dest[:3] == loc[:3]:
-            raise OrderError(f"{unit} cannot move to its own province")
-        if utype == "F":
-            if via:
-                raise OrderError(f"{unit}: only armies move by convoy")
-            dest = _default_coast(utype, loc, dest)
-            if not can_move("F", loc, dest):
-                raise OrderError(f"{unit} cannot reach {dest}")
-            return Order("-", "F", loc, dest=dest)
-        dest = dest[:3]  # an army ignores a coast in its destination (DATC 6.B.12)
-        if not via and can_move("A", loc, dest):
-            return Order("-", "A", loc, dest=dest)
-        if KIND[dest] != "COAST" or loc not in COASTAL:
-            raise OrderError(f"{unit} cannot reach {dest}" + (" by convoy" if via else ""))
-        if dest not in board.convoy_routes().get(loc, {}):
-            raise OrderError(f"{unit} - {dest}: no chain of fleets could convoy it")
-        return Order("-", "A", loc, dest=dest, via=True)
+        return _parse_move(board, utype, loc, rest)
     if verb in ("S", "C"):
         if len(rest) not in (2, 3, 4) or rest[0] not in ("A", "F"):
             raise OrderError(f"{unit}: expected {verb} <A|F> <province> [- <province>]")
@@ -378,24 +372,59 @@ def _parse_movement(board: Board, utype: str, loc: str, verb: str, rest: list[st
             # a coast named in a support must then match the move (DATC 6.B.9); none is needed
         if verb == "C":
             return _parse_convoy(board, utype, loc, ttype, tloc, dest)
-        if not dest:
-            if not can_reach(utype, loc, tloc[:3]):
-                raise OrderError(f"{unit} cannot reach {tloc[:3]}, so cannot support it")
-            return Order("S", utype, loc, target=tloc, ttype=ttype)
-        prov = dest[:3]
-        if prov == tloc[:3]:
-            raise OrderError(f"{unit}: a supported move must change province")
-        if not can_reach(utype, loc, prov):
-            raise OrderError(f"{unit} cannot reach {prov}, so cannot support a move there")
-        if "/" in dest and not can_move(ttype, tloc, dest):
-            raise OrderError(f"{ttype} {tloc} cannot reach {dest}")
-        if not can_reach(ttype, tloc, prov):
-            chains = board.convoy_routes().get(tloc, {}).get(prov, ())
-            if ttype == "F" or not any(loc[:3] not in c for c in chains):
-                raise OrderError(f"{ttype} {tloc} cannot reach {prov}"
-                                 + (" (the only convoy would be the supporter itself)" if chains else ""))
-        return Order("S", utype, loc, target=tloc, ttype=ttype, dest=dest)
+        return _parse_support(board, utype, loc, ttype, tloc, dest)
     raise OrderError(f"{unit}: unknown order {verb!r} (H, -, S, C)")
+
+
+def _parse_move(board: Board, utype: str, loc: str, rest: list[str]) -> Order:
+    """`utype loc - <dest> [VIA]`: a fleet's move along its coasts, an army's by land or convoy."""
+    unit = f"{utype} {loc}"
+    via = bool(rest) and rest[-1] == "VIA"
+    if via:
+        rest = rest[:-1]
+    if len(rest) != 1:
+        raise OrderError(f"{unit}: a move names one destination")
+    dest = rest[0]
+    _check_location(dest)
+    if dest[:3] == loc[:3]:
+        raise OrderError(f"{unit} cannot move to its own province")
+    if utype == "F":
+        if via:
+            raise OrderError(f"{unit}: only armies move by convoy")
+        dest = _default_coast(utype, loc, dest)
+        if not can_move("F", loc, dest):
+            raise OrderError(f"{unit} cannot reach {dest}")
+        return Order("-", "F", loc, dest=dest)
+    dest = dest[:3]  # an army ignores a coast in its destination (DATC 6.B.12)
+    if not via and can_move("A", loc, dest):
+        return Order("-", "A", loc, dest=dest)
+    if KIND[dest] != "COAST" or loc not in COASTAL:
+        raise OrderError(f"{unit} cannot reach {dest}" + (" by convoy" if via else ""))
+    if dest not in board.convoy_routes().get(loc, {}):
+        raise OrderError(f"{unit} - {dest}: no chain of fleets could convoy it")
+    return Order("-", "A", loc, dest=dest, via=True)
+
+
+def _parse_support(board: Board, utype: str, loc: str, ttype: str, tloc: str, dest: str) -> Order:
+    """`utype loc S ttype tloc [- dest]`: the supporter must reach the province it supports into."""
+    unit = f"{utype} {loc}"
+    if not dest:
+        if not can_reach(utype, loc, tloc[:3]):
+            raise OrderError(f"{unit} cannot reach {tloc[:3]}, so cannot support it")
+        return Order("S", utype, loc, target=tloc, ttype=ttype)
+    prov = dest[:3]
+    if prov == tloc[:3]:
+        raise OrderError(f"{unit}: a supported move must change province")
+    if not can_reach(utype, loc, prov):
+        raise OrderError(f"{unit} cannot reach {prov}, so cannot support a move there")
+    if "/" in dest and not can_move(ttype, tloc, dest):
+        raise OrderError(f"{ttype} {tloc} cannot reach {dest}")
+    if not can_reach(ttype, tloc, prov):
+        chains = board.convoy_routes().get(tloc, {}).get(prov, ())
+        if ttype == "F" or not any(loc[:3] not in c for c in chains):
+            raise OrderError(f"{ttype} {tloc} cannot reach {prov}"
+                             + (" (the only convoy would be the supporter itself)" if chains else ""))
+    return Order("S", utype, loc, target=tloc, ttype=ttype, dest=dest)
 
 
 def _parse_convoy(board: Board, utype: str, loc: str, ttype: str, tloc: str, dest: str) -> Order:
