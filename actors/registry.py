@@ -7,8 +7,6 @@ true/false, lists), else as strings; `offices=so+io` lists the offices that are 
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -80,31 +78,57 @@ AGENTS: dict[str, AgentDef] = {
     "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
 }
 
-# Each game's agents live in actors/<game>/agents.py, which defines `AGENTS: list[AgentDef]`.
-# Adding a game's agents: one name below.
-AGENT_MODULES = ("actors.werewolves.agents", "actors.hanabi.agents", "actors.diplomacy.agents")
+_LOADED: set[str] = set()  # games whose plugin agents are in AGENTS
 
 
-def _load_plugins() -> None:
-    for module_name in AGENT_MODULES:
-        package = module_name.rsplit(".", 1)[0]
-        if importlib.util.find_spec(package) is None or importlib.util.find_spec(module_name) is None:
-            continue  # that game's agents are not written yet
-        for agent in importlib.import_module(module_name).AGENTS:
-            if agent.name in AGENTS:
-                raise ValueError(f"two agents named {agent.name!r} ({module_name})")
+def load_agents(game: str) -> None:
+    """Add the agents the plugin of `game` declares to AGENTS (once). Raises UnknownGame."""
+    if game in _LOADED:
+        return
+    from games.plugin import resolve
+    from games.registry import get_plugin
+
+    plugin = get_plugin(game)
+    for reference in plugin.agents:
+        found = resolve(reference)
+        for agent in getattr(found, "AGENTS", found):
+            if not isinstance(agent, AgentDef):
+                raise ValueError(f"{reference}: {agent!r} is not an AgentDef")
+            if AGENTS.get(agent.name, agent) is not agent:
+                raise ValueError(f"two agents named {agent.name!r} ({reference})")
             AGENTS[agent.name] = agent
+    _LOADED.add(game)
+
+
+def load_all_agents() -> dict[str, AgentDef]:
+    """Every agent of every installed game (imports every game's agents: for listings)."""
+    from games.registry import game_names
+
+    for game in game_names():
+        load_agents(game)
+    return AGENTS
 
 
 def agent_names() -> list[str]:
-    return sorted(AGENTS)
+    """Every agent of every installed game, sorted."""
+    return sorted(load_all_agents())
+
+
+def get_agent(name: str, game: str | None = None) -> AgentDef:
+    """The agent `name`, looked up among `game`'s agents first. Raises AgentSpecError."""
+    if game is not None:
+        load_agents(game)
+    if name not in AGENTS:
+        load_all_agents()
+    agent = AGENTS.get(name)
+    if agent is None:
+        raise AgentSpecError(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
+    return agent
 
 
 def build_player(spec: AgentSpec, game: str, seat: int, seed: int) -> list[Actor]:
     """The actors of the player in `seat`, President first. Raises AgentSpecError."""
-    agent = AGENTS.get(spec.name)
-    if agent is None:
-        raise AgentSpecError(f"unknown agent {spec.name!r} (known: {', '.join(agent_names())})")
+    agent = get_agent(spec.name, game)
     if agent.games is not None and game not in agent.games:
         raise AgentSpecError(f"agent {spec.name!r} does not play {game} (it plays: {', '.join(sorted(agent.games))})")
     try:
@@ -151,5 +175,3 @@ def parse_lineup(text: str, players: int) -> list[AgentSpec]:
         raise AgentSpecError(f"--agents names {len(specs)} agents for {players} seats (give 1 or {players})")
     return specs
 
-
-_load_plugins()

@@ -9,20 +9,32 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, SerializeAsAny, TypeAdapter
 
-from games.registry import talk_models
+from games.api import TalkItem
+from games.registry import talk_model
 
 LOG = "log"  # record-only address
 REFEREE = "referee"
 BUS = "bus"
 RUNNER = "runner"
 
-_talk = tuple(talk_models())
-if len(_talk) > 1:
-    TalkContent = Annotated[Union[_talk], Field(discriminator="kind")]  # type: ignore[valid-type]
-else:  # one vocabulary model: no union to discriminate
-    TalkContent = _talk[0]  # type: ignore[misc]
+
+
+def _talk_item(value: Any) -> TalkItem:
+    """A talk item of any installed game, chosen by its `kind` (the game's plugin loaded on demand)."""
+    if isinstance(value, TalkItem):
+        return value
+    if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
+        raise ValueError("a talk item is a mapping with a string 'kind'")
+    model = talk_model(value["kind"])
+    if model is None:
+        raise ValueError(f"unknown talk kind {value['kind']!r}")
+    return model.model_validate(value)
+
+
+# Every game's talk vocabulary in one field type: validated by kind, serialised as its own model.
+TalkContent = Annotated[SerializeAsAny[TalkItem], PlainValidator(_talk_item)]
 
 
 class Message(BaseModel):

@@ -1,35 +1,80 @@
-"""Registry of games by name. Adding a game: one import and one entry below."""
+"""Registry of games: every installed plugin of the entry-point group `detente.games`.
+
+Entry points are read once with `importlib.metadata`; a game's plugin module and rules are
+imported only when that game is asked for. `pip install` of a package declaring an entry point in
+that group adds a game with no edit here (see games/plugin.py).
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from importlib.metadata import entry_points
+
 from games.api import Game, TalkItem
-from games.diplomacy.rules import Diplomacy
-from games.hanabi.rules import Hanabi
-from games.werewolves.rules import Werewolves
+from games.plugin import GamePlugin, PluginError, resolve
+
+GROUP = "detente.games"
 
 
 class UnknownGame(KeyError):
     """No game registered under that name."""
 
     def __str__(self) -> str:
-        return f"unknown game {self.args[0]!r} (known: {', '.join(sorted(GAMES))})"
+        return f"unknown game {self.args[0]!r} (known: {', '.join(game_names()) or 'none installed'})"
 
 
-GAMES: dict[str, Game] = {game.name: game for game in (Werewolves(), Hanabi(), Diplomacy())}
+@lru_cache(maxsize=1)
+def _entry_points() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for ep in entry_points(group=GROUP):
+        if ep.name in found and found[ep.name] != ep.value:
+            raise PluginError(f"two plugins for game {ep.name!r}: {found[ep.name]} and {ep.value}")
+        found[ep.name] = ep.value
+    return dict(sorted(found.items()))
 
 
-def get_game(name: str) -> Game:
-    """The registered game called `name`; raises UnknownGame."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise UnknownGame(name) from None
+_PLUGINS: dict[str, GamePlugin] = {}
+_GAMES: dict[str, Game] = {}
+_TALK: dict[str, type[TalkItem]] = {}  # talk kind -> model, for every game loaded so far
 
 
 def game_names() -> list[str]:
-    return sorted(GAMES)
+    """Names of every installed game, sorted (imports no game)."""
+    return list(_entry_points())
 
 
-def talk_models() -> list[type[TalkItem]]:
-    """Every registered game's talk vocabulary, in game-name order."""
-    return [model for name in sorted(GAMES) for model in GAMES[name].talk_models]
+def get_plugin(name: str) -> GamePlugin:
+    """The plugin declaration of game `name`; raises UnknownGame."""
+    if name not in _PLUGINS:
+        reference = _entry_points().get(name) if isinstance(name, str) else None
+        if reference is None:
+            raise UnknownGame(name)
+        plugin = resolve(reference)
+        if not isinstance(plugin, GamePlugin) or plugin.name != name:
+            raise PluginError(f"entry point {name!r} = {reference!r} is not a GamePlugin named {name!r}")
+        _PLUGINS[name] = plugin
+    return _PLUGINS[name]
+
+
+def get_game(name: str) -> Game:
+    """The registered game called `name` (its rules imported on first use); raises UnknownGame."""
+    if name not in _GAMES:
+        plugin = get_plugin(name)
+        game = resolve(plugin.rules)()
+        if not isinstance(game, Game) or game.name != name:
+            raise PluginError(f"{plugin.rules} is not a Game named {name!r}")
+        for model in game.talk_models:
+            kind = model.model_fields["kind"].default
+            if _TALK.get(kind, model) is not model:
+                raise PluginError(f"talk kind {kind!r} of {name} is taken by another game")
+            _TALK[kind] = model
+        _GAMES[name] = game
+    return _GAMES[name]
+
+
+def talk_model(kind: str) -> type[TalkItem] | None:
+    """The talk model of `kind` among the games loaded so far, else among all installed games."""
+    if kind not in _TALK:
+        for name in game_names():
+            get_game(name)
+    return _TALK.get(kind)

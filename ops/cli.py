@@ -310,29 +310,33 @@ def _cmd_transcript(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from ops.export_diplomacy import export_game
+    from games.plugin import resolve
+    from games.registry import get_plugin
 
     game, _ = _load_game(args.log, args.game)
+    exporter = get_plugin(game.header.get("game")).exporters.get(args.export_format)
+    if exporter is None:
+        raise UsageError(f"{args.export_format} exports {', '.join(args.exporter_games)} games, not {game.header.get('game')!r}")
     try:
-        data = export_game(game)
+        text = resolve(exporter)(game)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    print(json.dumps(data))
+    print(text)
     return 0
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    from games.registry import GAMES
+    from games.registry import game_names, get_plugin
 
-    for name in sorted(GAMES):
-        print(f"{name}: {(GAMES[name].__doc__ or '').strip().splitlines()[0]}")
+    for name in game_names():
+        print(f"{name}: {get_plugin(name).doc.strip().splitlines()[0] if get_plugin(name).doc.strip() else ''}")
     return 0
 
 
 def _cmd_agents(args: argparse.Namespace) -> int:
-    from actors.registry import AGENTS
+    from actors.registry import load_all_agents
 
-    for name, agent in sorted(AGENTS.items()):
+    for name, agent in sorted(load_all_agents().items()):
         plays = "any game" if agent.games is None else ", ".join(sorted(agent.games))
         print(f"{name}: {agent.doc} ({plays})")
     return 0
@@ -404,16 +408,34 @@ def build_parser() -> argparse.ArgumentParser:
     trans.add_argument("--game", default=None)
     trans.set_defaults(func=_cmd_transcript)
 
-    export = sub.add_parser("export", help="export a logged game to another tool's format")
-    esub = export.add_subparsers(dest="export_format", required=True, parser_class=_Parser)
-    dj = esub.add_parser("diplomacy-json", help="the diplomacy package's saved-game JSON (its viewers open it)")
-    dj.add_argument("log", help="a log file, or a tournament folder with --game")
-    dj.add_argument("--game", default=None)
-    dj.set_defaults(func=_cmd_export)
-
+    _plugin_parsers(sub)
     sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
     sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)
     return parser
+
+
+def _plugin_parsers(sub: Any) -> None:
+    """`detente export FORMAT` for every exporter and `detente GAME ...` for every game's own
+    commands, as the installed plugins declare them (reads the declarations, imports no game)."""
+    from games.plugin import resolve
+    from games.registry import game_names, get_plugin
+
+    plugins = [get_plugin(name) for name in game_names()]
+    formats: dict[str, list[str]] = {}
+    for plugin in plugins:
+        for fmt in plugin.exporters:
+            formats.setdefault(fmt, []).append(plugin.name)
+    export = sub.add_parser("export", help="export a logged game to another tool's format")
+    esub = export.add_subparsers(dest="export_format", required=True, parser_class=_Parser)
+    for fmt, games in sorted(formats.items()):
+        ep = esub.add_parser(fmt, help=f"export a {' or '.join(games)} game")
+        ep.add_argument("log", help="a log file, or a tournament folder with --game")
+        ep.add_argument("--game", default=None)
+        ep.set_defaults(func=_cmd_export, exporter_games=games)
+    for plugin in plugins:
+        if plugin.commands is not None:
+            gp = sub.add_parser(plugin.name, help=f"{plugin.name}'s own commands")
+            resolve(plugin.commands)(gp.add_subparsers(dest=f"{plugin.name}_command", required=True, parser_class=_Parser))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,14 +9,18 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 
 
 def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = "", width: int = 640,
-               height: int = 260, steps: bool = False) -> str:
+               height: int = 260, steps: bool = False, y_label: str = "",
+               y_range: tuple[float | None, float | None] = (None, None)) -> str:
     """One line per label through its (x, y) points; `steps` draws values held until the next
-    point (a count that changes at events). Empty when there is nothing to draw."""
+    point (a count that changes at events). `y_range` fixes the axis ends (None: from the data);
+    `y_label` names the axis (e.g. a quantity's scale). Empty when there is nothing to draw."""
     points = [p for pts in series.values() for p in pts]
     if not points:
         return ""
     x_lo, x_hi = min(p[0] for p in points), max(p[0] for p in points)
     y_lo, y_hi = min(p[1] for p in points), max(p[1] for p in points)
+    y_lo = y_lo if y_range[0] is None else min(y_lo, y_range[0])
+    y_hi = y_hi if y_range[1] is None else max(y_hi, y_range[1])
     x_span, y_span = (x_hi - x_lo) or 1.0, (y_hi - y_lo) or 1.0
     right = 150  # legend
 
@@ -25,6 +29,9 @@ def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = 
 
     parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{html.escape(title)}">',
              f'<text x="5" y="12" font-size="11">{html.escape(title)}</text>']
+    if y_label:
+        parts.append(f'<text x="40" y="24" font-size="10" class="y-axis">'
+                     f'y: {html.escape(y_label)}</text>')
     for i, (label, pts) in enumerate(series.items()):
         coords = []
         for j, (x, y) in enumerate(pts):

@@ -1,67 +1,111 @@
-"""The course of a logged game as numbers over time, for plots: folded through the rules.
+"""A logged game as numbers over time, for plots: the game's charts and its belief series.
 
-`state_series(log)` returns charts `{"title", "x", "series": {label: [[x, y], ...]}}`:
-Werewolves: living werewolves and living others by step; Diplomacy: each power's supply centres
-by movement phase; Hanabi: score, hint tokens and lives by turn. Games without an entry here get
-no chart (the transcript still has every event).
+Both come from the game's plugin and one walk over the log (replay/walk.py):
+- `state_series(log)`: each chart the plugin declares, `{"title", "x", "series": {label: [[x, y], ...]}}`,
+  a point kept when the values change;
+- `belief_series(log)`: every Intelligence Office update as typed points
+  `(seq, observer, subject, quantity, value)`, with each quantity's declared scale.
+Trust is on the shared scale (0 no trust, 1 full trust) unless the game declares another one.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from bus.log import GameLog
-from games.api import State
-from replay.fold import apply_record, initial_state
+from games.plugin import resolve
+from games.registry import get_plugin
+from replay.walk import walk
 
 
-def _werewolves(state: State) -> dict[str, float] | None:
-    data = state.to_json()
-    if data["roles"] is None:
-        return None
-    wolves = sum(1 for r, a in zip(data["roles"], data["alive"]) if a and r == "werewolf")
-    return {"werewolves alive": wolves, "others alive": sum(data["alive"]) - wolves}
+@dataclass(frozen=True)
+class Scale:
+    """What a quantity's numbers mean: its range (hi None: unbounded) and what a higher value is."""
+
+    quantity: str
+    lo: float
+    hi: float | None
+    higher: str
+
+    def label(self) -> str:
+        top = "" if self.hi is None else f"{self.hi:g}"
+        return f"{self.quantity} ({self.lo:g}..{top}; higher = {self.higher})"
 
 
-def _diplomacy(state: State) -> dict[str, float] | None:
-    obs = state.observation(0)  # public part: the board
-    return {power: len(obs["centres"].get(power, ())) for power in obs["powers"]}
+TRUST = Scale("trust", 0.0, 1.0, "more trust")  # DESIGN.md section 1: 0 no trust, 1 full trust
 
 
-def _hanabi(state: State) -> dict[str, float] | None:
-    data = state.to_json()
-    return {"score": sum(data["fireworks"]), "hint tokens": data["hints"], "lives": data["lives"]}
+@dataclass(frozen=True)
+class Point:
+    """One observer's value of one quantity about one subject, after the update at `seq`."""
+
+    seq: int
+    observer: str
+    subject: str
+    quantity: str
+    value: float
 
 
-# game -> (chart title, x label, what to read off a state); a point is kept when the values change
-CHARTS: dict[str, tuple[str, str, Callable[[State], dict[str, float] | None]]] = {
-    "werewolves": ("players alive", "step", _werewolves),
-    "diplomacy": ("supply centres", "step", _diplomacy),
-    "hanabi": ("score, hint tokens and lives", "step", _hanabi),
-}
+def scales(game: str) -> dict[str, Scale]:
+    """The scales of the quantities a game's belief series use (trust on the shared scale by default)."""
+    declared = {q: Scale(q, lo, hi, higher) for q, (lo, hi, higher) in get_plugin(game).quantities.items()}
+    return {"trust": TRUST, **declared}
+
+
+def belief_points(log: GameLog, observer: str | None = None) -> list[Point]:
+    """Every Intelligence Office update of the game (of one observer, e.g. "p3", if given)."""
+    plugin = get_plugin(log.header["game"])
+    if plugin.beliefs is None:
+        return []
+    read = resolve(plugin.beliefs)
+    points: list[Point] = []
+    for record in log.records:
+        msg = record["msg"]
+        if msg["kind"] != "kb_change" or not msg["source"].endswith("/io"):
+            continue
+        if observer is not None and msg["sender"] != observer:
+            continue
+        points += [Point(record["seq"], msg["sender"], subject, quantity, value)
+                   for subject, quantity, value in read(msg)]
+    return points
+
+
+def belief_series(log: GameLog, observer: str | None = None) -> dict[str, Any]:
+    """JSON-ready belief series: {"scales": {quantity: scale}, "points": [point, ...]}."""
+    points = belief_points(log, observer)
+    known = scales(log.header["game"])
+    used = sorted({p.quantity for p in points})
+    return {"scales": {q: asdict(known.get(q, Scale(q, 0.0, None, "more"))) for q in used},
+            "points": [asdict(p) for p in points]}
 
 
 def state_series(log: GameLog) -> list[dict[str, Any]]:
-    entry = CHARTS.get(log.header.get("game"))
-    if entry is None:
+    """The plugin's charts of the game's course, by state change."""
+    charts = get_plugin(log.header["game"]).charts
+    if not charts:
         return []
-    title, x_label, read = entry
-    state = initial_state(log.header)
-    series: dict[str, list[list[float]]] = {}
-    last: dict[str, float] | None = None
-    step = 0
-    for record in log.records:
-        if not apply_record(state, record["msg"]):
+    readers = [resolve(chart.read) for chart in charts]
+    series: list[dict[str, list[list[float]]]] = [{} for _ in charts]
+    last: list[dict[str, float] | None] = [None for _ in charts]
+    steps = 0
+    for step in walk(log):
+        if not step.changed:
             continue
-        step += 1
-        values = read(state)
-        if values is None or values == last:
+        steps = step.steps
+        for i, read in enumerate(readers):
+            values = read(step.state)
+            if values is None or values == last[i]:
+                continue
+            for label, value in values.items():
+                series[i].setdefault(label, []).append([steps, value])
+            last[i] = values
+    out = []
+    for chart, lines, final in zip(charts, series, last):
+        if final is None:
             continue
-        for label, value in values.items():
-            series.setdefault(label, []).append([step, value])
-        last = values
-    if last is not None:  # carry every line to the last step
-        for label, value in last.items():
-            if series[label][-1][0] != step:
-                series[label].append([step, value])
-    return [{"title": title, "x": x_label, "series": series}] if series else []
+        for label, value in final.items():  # carry every line to the last step
+            if lines[label][-1][0] != steps:
+                lines[label].append([steps, value])
+        out.append({"title": chart.title, "x": chart.x, "series": lines})
+    return out

@@ -139,7 +139,7 @@ def test_export_diplomacy_json(tmp_path, capsys):
     other = tmp_path / "w.log"
     assert _run(capsys, "play", "werewolves", "--seed", "1", "--agents", "random", "--log", str(other))[0] == 0
     code, _, err = _run(capsys, "export", "diplomacy-json", str(other))
-    assert code == 2 and "not diplomacy" in err
+    assert code == 2 and "exports diplomacy games, not 'werewolves'" in err
 
 
 def test_fork_from_the_command_line(tmp_path, capsys):

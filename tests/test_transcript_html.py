@@ -33,10 +33,11 @@ def test_werewolves_course_and_a_players_beliefs():
     folded = sum(r["msg"]["kind"] in ("chance", "step", "talk_round") for r in game.records)
     assert wolves[-1][0] == others[-1][0] == folded  # both lines run to the last state
     _, data = transcript(game, player=2)
-    titles = [t for t, _ in view_charts(data)]
-    assert titles == ["trust of p2 in the others, by seq", "p2's belief that each player is a werewolf, by seq"]
+    titles = [c["title"] for c in view_charts(data["beliefs"])]
+    assert titles == ["P(werewolf) of p2 in each other player, by seq", "trust of p2 in each other player, by seq"]
     page = transcript_html(game, player=2)
     assert page.startswith("<!doctype html>") and _svgs(page) == 3
+    assert "y: trust (0..2; higher = more trust (1 neutral))" in page  # AlphaWolf's scale, named on the axis
     assert "<script" not in page and "http" not in page  # self-contained
     assert "p2 after IO update" in page  # the text transcript is on the page
 
@@ -49,9 +50,10 @@ def test_diplomacy_centres_and_each_alpha_players_trust():
     last = {power: pts[-1][1] for power, pts in chart["series"].items()}
     assert 22 <= sum(last.values()) <= 34
     _, data = transcript(game)
-    assert [t for t, _ in view_charts(data)] == ["trust of p0 AUSTRIA in the others, by seq",
-                                                 "trust of p1 ENGLAND in the others, by seq"]
-    assert _svgs(transcript_html(game)) == 3
+    assert [c["title"] for c in view_charts(data["beliefs"])] == ["trust ratio of p0 in each other player, by seq",
+                                                                  "trust ratio of p1 in each other player, by seq"]
+    page = transcript_html(game)
+    assert _svgs(page) == 3 and "y: trust ratio (0..; higher = less trust (1 neutral))" in page
 
 
 def test_hanabi_score_line_ends_at_the_score(tmp_path, capsys):
@@ -68,6 +70,26 @@ def test_hanabi_score_line_ends_at_the_score(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", "transcript", str(log), "--out", str(page)]) == 2
     assert "--out is for --format html" in capsys.readouterr().err
+
+
+def test_werewolves_whole_game_transcript_holds_every_observers_trust():
+    """Without --player the transcript holds every AlphaWolf IO's series, JSON and HTML alike."""
+    game = _game("werewolves", 3, ["alphawolf"] * 10)
+    _, data = transcript(game)
+    points = data["beliefs"]["points"]
+    updates = [r for r in game.records if r["msg"]["kind"] == "kb_change" and r["msg"]["source"].endswith("/io")]
+    observers = {r["msg"]["sender"] for r in updates if any(u["path"] == ["trust"] and u["value"] for u in r["msg"]["updates"])}
+    assert len(observers) >= 5  # every player that lived to see a day's votes judged
+    assert {p["observer"] for p in points if p["quantity"] == "trust"} == observers
+    assert data["beliefs"]["scales"]["trust"] == {"quantity": "trust", "lo": 0.0, "hi": 2.0, "higher": "more trust (1 neutral)"}
+    for p in points:  # each point is a value the IO wrote into the KB at that seq
+        msg = next(r["msg"] for r in updates if r["seq"] == p["seq"])
+        written = {tuple(u["path"]): u["value"] for u in msg["updates"]}
+        if p["quantity"] == "trust":
+            assert written[("trust",)][p["subject"][1:]] == p["value"]
+    page = transcript_html(game)
+    trust_charts = re.findall(r'aria-label="trust of (p\d+) in each other player', page)
+    assert sorted(trust_charts) == sorted(observers)
 
 
 @pytest.mark.parametrize("steps", [False, True])

@@ -10,12 +10,12 @@ import pytest
 
 import games.conformance as rules_checks
 import replay.conformance as log_checks
-from games.registry import GAMES, game_names
+from games.registry import game_names, get_game
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_rules_conformance(name):
-    rules_checks.run_all(GAMES[name])
+    rules_checks.run_all(get_game(name))
 
 
 @pytest.mark.parametrize("name", game_names())

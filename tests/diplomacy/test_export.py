@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ops.export_diplomacy import export_log
+from ops.plugins.diplomacy.export import export_log
 
 
 def test_export_of_a_logged_game(tmp_path):

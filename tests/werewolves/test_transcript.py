@@ -10,7 +10,8 @@ import pytest
 from actors.match import make_header, play
 from actors.registry import AgentSpec, parse_lineup
 from bus.log import LogWriter, parse_log
-from replay.transcript import TranscriptError, build_transcript, render_transcript, transcript
+from ops.plugins.werewolves.transcript import build_transcript, render_transcript
+from replay.transcript import TranscriptError, transcript
 
 
 def _log(spec: str, seed: int, game: str = "werewolves", players: int = 10):

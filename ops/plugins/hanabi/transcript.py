@@ -20,13 +20,9 @@ from typing import Any
 from bus.log import GameLog
 from games.hanabi.cards import COLOURS
 from replay.fold import initial_state
-from replay.transcript import TranscriptError as _TranscriptError
+from replay.transcript import TranscriptError
 
 SHOWN_CANDIDATES = 4  # candidate cards listed per slot in the text (the JSON has them all)
-
-
-class TranscriptError(_TranscriptError):
-    """A log this module cannot make a transcript of."""
 
 
 def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:

@@ -4,7 +4,7 @@ per adjudicated phase plus the final position.
 
 The log is folded through our rules (the same fold as replay); nothing of the package is used.
 
-    python -m ops.export_diplomacy g.log > g.json     (CLI: detente export diplomacy-json g.log)
+    python -m ops.plugins.diplomacy.export g.log > g.json     (CLI: detente export diplomacy-json g.log)
 """
 
 from __future__ import annotations
@@ -27,6 +27,11 @@ def export_log(path: str | Path, game_index: int = 0) -> dict[str, Any]:
     if not log.games:
         raise ValueError(f"{path}: no game in the log")
     return export_game(log.games[game_index], game_id=f"detente-{log.games[game_index].header.get('seed', 0)}-{game_index}")
+
+
+def export_json(game: GameLog) -> str:
+    """The saved-game JSON text of one logged game (the plugin's `diplomacy-json` exporter)."""
+    return json.dumps(export_game(game))
 
 
 def export_game(game: GameLog, game_id: str | None = None) -> dict[str, Any]:
@@ -92,7 +97,7 @@ def _phase(board: Board, orders: dict[str, list[str]], results: dict[str, list[s
 
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
-        print("usage: python -m ops.export_diplomacy LOG [GAME_INDEX]", file=sys.stderr)
+        print("usage: python -m ops.plugins.diplomacy.export LOG [GAME_INDEX]", file=sys.stderr)
         return 2
     data = export_log(argv[1], int(argv[2]) if len(argv) > 2 else 0)
     sys.stdout.write(json.dumps(data) + "\n")

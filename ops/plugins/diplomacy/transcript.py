@@ -20,13 +20,9 @@ from bus.codec import load
 from bus.log import GameLog
 from games.diplomacy.board import POWERS
 from replay.fold import initial_state
-from replay.transcript import TranscriptError as _TranscriptError
+from replay.transcript import TranscriptError
 
 TOP_GOALS = 3  # predicted goals shown per power in the text (the JSON has them all)
-
-
-class TranscriptError(_TranscriptError):
-    """A log this module cannot make a transcript of."""
 
 
 def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:

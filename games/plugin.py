@@ -1,0 +1,79 @@
+"""A game as a plugin: one declaration naming everything detente needs to play and show it.
+
+A plugin is data: each part is a reference `"module:attribute"` imported only when that part is
+used, so listing games loads no rules and building a Werewolves game loads no Diplomacy code.
+Built-in and third-party games declare themselves the same way, as a Python entry point in the
+group `detente.games` whose value is a `GamePlugin` (see games/registry.py):
+
+    [project.entry-points."detente.games"]
+    mygame = "mygame.plugin:PLUGIN"
+
+The declaration sits above its game's rules and agents (the rules stay pure: games/<g>/ imports
+nothing of ours but games.api), so a plugin may reference code at any level of detente.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+class PluginError(ValueError):
+    """A plugin declaration that cannot be loaded (bad reference, wrong type, name clash)."""
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart of the game's course: `read(state)` -> {label: value} or None, folded over the log."""
+
+    title: str
+    read: str  # reference to a function State -> dict[str, float] | None
+    x: str = "step"
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything one game brings. Only `name` and `rules` are required.
+
+    - rules: the `games.api.Game` subclass (instantiated once, without arguments)
+    - agents: modules or attributes holding a list of `actors.registry.AgentDef`
+    - transcript: a function (log, player) -> (text, data); without one, the generic transcript
+    - beliefs: a function (kb_change message dict) -> [(subject, quantity, value)], read off every
+      Intelligence Office update; `quantities` declares each quantity's scale (name -> (lo, hi,
+      what a higher value means)); "trust" is on the shared scale (0 none, 1 full) unless redeclared
+    - charts: the game's course as numbers over steps
+    - board: a function (state, player | None) -> SVG text (the debugger's board)
+    - commands: a function (argparse subparsers) -> None adding `detente <game> ...` commands
+    - exporters: format name -> function (log) -> str (e.g. a saved-game JSON)
+    """
+
+    name: str
+    rules: str
+    doc: str = ""
+    agents: tuple[str, ...] = ()
+    transcript: str | None = None
+    beliefs: str | None = None
+    quantities: Mapping[str, tuple[float, float | None, str]] = field(default_factory=dict)
+    charts: tuple[Chart, ...] = ()
+    board: str | None = None
+    commands: str | None = None
+    exporters: Mapping[str, str] = field(default_factory=dict)
+
+
+def resolve(reference: str) -> Any:
+    """The object a `"module:attribute"` (or plain `"module"`) reference names."""
+    module_name, _, attribute = reference.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise PluginError(f"cannot import {module_name!r} (from {reference!r}): {exc}") from exc
+    if not attribute:
+        return module
+    obj: Any = module
+    for part in attribute.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise PluginError(f"{module_name!r} has no {attribute!r} (from {reference!r})") from None
+    return obj
