@@ -79,9 +79,11 @@ class State:
         raise NotImplementedError
 
     def is_terminal(self) -> bool:
+        """The game is over: no player acts and no chance outcome is drawn here."""
         raise NotImplementedError
 
     def is_chance(self) -> bool:
+        """This node draws a chance outcome (`sample_chance`, then `apply_chance`) before anyone acts."""
         raise NotImplementedError
 
     def sample_chance(self, rng: random.Random) -> Any:
@@ -143,6 +145,7 @@ class State:
         raise NotImplementedError
 
     def clone(self) -> "State":
+        """An independent copy: applying actions to it leaves this state unchanged."""
         raise NotImplementedError
 
     def render(self) -> str:
@@ -171,9 +174,11 @@ class Game:
         return self.options_model.model_validate(raw or {})
 
     def num_players(self, options: Options) -> int:
+        """How many seats a game with these options has."""
         raise NotImplementedError
 
     def new_initial_state(self, options: Options) -> State:
+        """The starting position of a game with these options (a chance node where the deal comes first)."""
         raise NotImplementedError
 
     def teams(self, options: Options) -> tuple[tuple[int, ...], ...]:
@@ -184,7 +189,9 @@ class Game:
         return tuple((seat,) for seat in range(self.num_players(options)))
 
     def state_from_json(self, data: dict[str, Any]) -> State:
+        """The state `State.to_json` serialised (its inverse)."""
         raise NotImplementedError
 
     def has(self, capability: str) -> bool:
+        """The game declares this capability flag (SIMULTANEOUS, CHANCE, ...)."""
         return capability in self.capabilities
