@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from actors.actor import Actor
+from actors.address import player_address, seat_of
 from bus.messages import (
     LOG,
     REFEREE,
@@ -31,15 +32,6 @@ from bus.messages import (
     TalkTurn,
 )
 from games.api import TALK_STATE, Game, IllegalAction, Options, State
-
-
-def player_address(seat: int) -> str:
-    return f"p{seat}"
-
-
-def seat_of(address: str) -> int | None:
-    head = address.split("/", 1)[0]
-    return int(head[1:]) if head.startswith("p") and head[1:].isdigit() else None
 
 
 class Referee(Actor):
