@@ -101,13 +101,18 @@ def _build_alpha(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[A
 
 AGENTS: list[AgentDef] = [
     AgentDef("osawa-random", GAMES, _osawa("osawa-random", PlainOptions),
-             "Osawa 2015 random strategy: 30% hint, 40% discard, 30% play"),
+             "Osawa 2015 random strategy: 30% hint, 40% discard, 30% play",
+             budget={"hanabi": {"players": 3}}),
     AgentDef("full-information", GAMES, _osawa("full-information", PlainOptions),
-             "Osawa 2015 full-information strategy (needs option reveal_own_cards=true)"),
+             "Osawa 2015 full-information strategy (needs option reveal_own_cards=true)",
+             budget={"hanabi": {"players": 2, "reveal_own_cards": True}}),
     AgentDef("rational", GAMES, _osawa("rational", RationalOptions),
-             "Osawa 2015 rational strategy: acts on certain knowledge only"),
+             "Osawa 2015 rational strategy: acts on certain knowledge only",
+             budget={"hanabi": {"players": 2}}),
     AgentDef("self-estimation", GAMES, _osawa("self-estimation", SelfEstimationOptions),
-             "Osawa 2015 self-estimation: rational + IO simulating the partner's last hint"),
+             "Osawa 2015 self-estimation: rational + IO simulating the partner's last hint",
+             budget={"hanabi": {"players": 4}}),
     AgentDef("alpha", GAMES, _build_alpha,
-             "Alpha Hanabi agent: utility-ranking SO, belief IO, chop/focus hint protocol"),
+             "Alpha Hanabi agent: utility-ranking SO, belief IO, chop/focus hint protocol",
+             budget={"hanabi": {"players": 3}}),
 ]
