@@ -52,7 +52,8 @@ def build_dumbbot(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[
 
 AGENTS: list[AgentDef] = [
     AgentDef("dumbbot", GAMES, build_dumbbot,
-             "DumbBot (Norman 2002): province values, proximity maps, randomised order choice"),
+             "DumbBot (Norman 2002): province values, proximity maps, randomised order choice",
+             budget={"diplomacy": {"max_year": 1902}}),
 ]
 
 # AlphaDip and DipBlue (issue 7 part B): built in actors/diplomacy/alphadip/agents.py

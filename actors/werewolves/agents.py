@@ -97,5 +97,6 @@ AGENTS: list[AgentDef] = [
         build_alphawolf,
         "AlphaWolf (Marinheiro 2016, 5.2): threat-value SO, concession FO with sealed night bids, "
         "role-predicting IO; offices=so+fo+io, or village=/wolves= office sets by dealt role",
+        budget={"werewolves": {"max_days": 10}},
     ),
 ]

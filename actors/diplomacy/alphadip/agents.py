@@ -110,8 +110,10 @@ def build_dipblue(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[
 AGENTS: list[AgentDef] = [
     AgentDef("alphadip", GAMES, build_alphadip,
              "AlphaDip (Marinheiro 2016, 5.1.1): goal- and trust-weighted guaranteed-centre SO with a "
-             "node-budget branch and bound, coalition FO, goal-predicting IO; offices=so|so+fo|so+fo+io"),
+             "node-budget branch and bound, coalition FO, goal-predicting IO; offices=so|so+fo|so+fo+io",
+             budget={"diplomacy": {"max_year": 1901}}),
     AgentDef("dipblue", GAMES, build_dipblue,
              "DipBlue (Ferreira et al. 2015): advisers SO, trust-ratio IO, peace/alliance FO; "
-             "archetype=no_press|naive|dipblue, preset=betrayer"),
+             "archetype=no_press|naive|dipblue, preset=betrayer",
+             budget={"diplomacy": {"max_year": 1902}}),
 ]
