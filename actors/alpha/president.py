@@ -11,7 +11,7 @@ KB change an office proposes is applied here and logged as a `kb_change` event.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from actors.actor import Actor
 from actors.alpha.kb import KnowledgeBase
@@ -41,20 +41,32 @@ DEFAULT_VIEWS: dict[str, tuple[str, ...]] = {
 }
 
 
+class Step(NamedTuple):
+    """One office request of a turn: ask the office in `role` to do `task` (e.g. "so", "suggest")."""
+
+    role: str
+    task: str
+
+
 @dataclass
 class _Job:
     """One decision or talk turn in progress."""
 
-    kind: str  # "act" or "talk"
     request: ActRequest | TalkTurn
-    steps: list[tuple[str, str]]  # (office role, task) still to ask
+    steps: list[Step]  # still to ask
     suggestions: list[Suggestion] = field(default_factory=list)
     says: tuple = ()
-    asked: tuple[str, str] | None = None
+    asked: Step | None = None
 
 
 class President(Actor):
-    """The player's face to the referee; the only holder of the knowledge base."""
+    """The player's face to the referee; the only holder of the knowledge base.
+
+    A turn runs as a template: `observe` the request, plan its office steps (`plan_act` or
+    `plan_talk`; steps for absent offices are dropped), ask each office in turn with its `view`,
+    then `decide` (`choose` an action) or send the Foreign Office's talk. A game's President
+    overrides the hooks it needs. `speaks`: whether the referee asks this player to talk, by
+    default whether it has a Foreign Office."""
 
     def __init__(
         self,
@@ -64,33 +76,24 @@ class President(Actor):
         offices: dict[str, str],
         traits: Traits,
         views: dict[str, tuple[str, ...]] | None = None,
+        speaks: bool | None = None,
     ):
         super().__init__(address, seed)
         self.views = {**DEFAULT_VIEWS, **(views or {})}
         self.offices = dict(sorted(offices.items()))  # role -> address
         self.traits = traits
+        self.speaks: bool = "fo" in offices if speaks is None else speaks
         self.kb = KnowledgeBase({"seat": seat, "traits": traits.model_dump(), "inbox": []})
         self.job: _Job | None = None
 
     def handle(self, message: Message) -> list[Message]:
-        if isinstance(message, ActRequest):
-            self.kb.set(("observation",), message.observation)
-            self.kb.set(("legal",), list(message.legal))
-            steps = [(role, task) for role, task in (("io", "update"), ("so", "suggest")) if role in self.offices]
-            self.job = _Job("act", message, steps)
-            return self._next()
-        if isinstance(message, TalkTurn):
-            self.kb.set(("observation",), message.observation)
-            self.kb.set(("talk",), {"channel": message.channel, "round": message.round, "max_rounds": message.max_rounds})
-            steps = [("fo", "negotiate")] if "fo" in self.offices else []
-            self.job = _Job("talk", message, steps)
+        if isinstance(message, (ActRequest, TalkTurn)):
+            self.observe(message)
+            steps = self.plan_act(message) if isinstance(message, ActRequest) else self.plan_talk(message)
+            self.job = _Job(message, [s for s in steps if s.role in self.offices])
             return self._next()
         if isinstance(message, Heard):
-            heard = [
-                {"turn": message.turn, "channel": message.channel, "round": message.round, **line.model_dump(mode="json")}
-                for line in message.lines
-            ]
-            self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard)
+            self.on_heard(message)
             return []
         if isinstance(message, OfficeReply):
             return self._on_reply(message)
@@ -98,21 +101,63 @@ class President(Actor):
             return self._on_fault(message)
         return []
 
+    # -- hooks ------------------------------------------------------------------------------
+
+    def observe(self, request: ActRequest | TalkTurn) -> None:
+        """Record a request in the KB before planning; override to keep more, calling super first."""
+        self.kb.set(("observation",), request.observation)
+        if isinstance(request, ActRequest):
+            self.kb.set(("legal",), list(request.legal))
+            self.kb.set(("talk",), None)  # talk is over once a decision is asked for
+        else:
+            self.kb.set(("talk",), {"channel": request.channel, "round": request.round, "max_rounds": request.max_rounds})
+
+    def plan_act(self, request: ActRequest) -> list[Step]:
+        """The office steps before a decision; override to ask other offices or tasks."""
+        return [Step("io", "update"), Step("so", "suggest")]
+
+    def plan_talk(self, turn: TalkTurn) -> list[Step]:
+        """The office steps of a talk turn (the last answer's `says` is sent); override likewise."""
+        return [Step("fo", "negotiate")]
+
+    def view(self, step: Step, request: ActRequest | TalkTurn) -> dict[str, Any]:
+        """The KB view sent with `step`; override to trim or widen it per task."""
+        return self.kb.view(self.views[step.role])
+
+    def decide(self, request: ActRequest, suggestions: list[Suggestion]) -> list[Message]:
+        """The messages ending a decision (its Act); override to log a plan with it."""
+        return [Act(sender=self.address, to=REFEREE, turn=request.turn, action=self.choose(request, suggestions))]
+
+    def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
+        """The action to play: a confirmed deal's (kept with probability honesty), else a suggestion
+        by utility (flattened by risk), else a random legal one; override for another policy."""
+        legal = request.legal
+        committed = self.kb.get("commitments", str(request.turn))
+        if committed in legal and self.rng.random() < self.traits.honesty:
+            return committed
+        usable = [s for s in suggestions if s.action in legal]
+        if usable:
+            return _weighted_pick(self.rng, usable, self.traits.risk)
+        return legal[self.rng.randrange(len(legal))] if legal else "abstain"
+
+    def on_heard(self, message: Heard) -> None:
+        """Record talk heard in the inbox; override to stamp lines or note the speakers."""
+        self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard_lines(message))
+
     # -- pipeline ---------------------------------------------------------------------------
 
     def _next(self) -> list[Message]:
         job = self.job
-        if job.steps:
-            role, task = job.steps.pop(0)
-            job.asked = (role, task)
-            legal = job.request.legal if job.kind == "act" else ()
-            view = self.kb.view(self.views[role])
-            return [OfficeRequest(sender=self.address, to=self.offices[role], task=task, turn=job.request.turn, view=view, legal=legal)]
-        self.job = None
         request = job.request
-        if job.kind == "talk":
+        if job.steps:
+            step = job.asked = job.steps.pop(0)
+            legal = request.legal if isinstance(request, ActRequest) else ()
+            return [OfficeRequest(sender=self.address, to=self.offices[step.role], task=step.task, turn=request.turn,
+                                  view=self.view(step, request), legal=legal)]
+        self.job = None
+        if isinstance(request, TalkTurn):
             return [Talk(sender=self.address, to=REFEREE, turn=request.turn, channel=request.channel, round=request.round, says=job.says)]
-        return [Act(sender=self.address, to=REFEREE, turn=request.turn, action=self._choose(request, job.suggestions))]
+        return self.decide(request, job.suggestions)
 
     def _on_reply(self, reply: OfficeReply) -> list[Message]:
         job = self.job
@@ -132,21 +177,15 @@ class President(Actor):
 
     def _on_fault(self, fault: Fault) -> list[Message]:
         job = self.job
-        if job is None or job.asked is None or self.offices.get(job.asked[0]) != fault.actor:
+        if job is None or job.asked is None or self.offices.get(job.asked.role) != fault.actor:
             return []
         return self._next()  # the office failed: go on without its advice
 
-    # -- choosing ---------------------------------------------------------------------------
 
-    def _choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
-        legal = request.legal
-        committed = self.kb.get("commitments", str(request.turn))
-        if committed in legal and self.rng.random() < self.traits.honesty:
-            return committed
-        usable = [s for s in suggestions if s.action in legal]
-        if usable:
-            return _weighted_pick(self.rng, usable, self.traits.risk)
-        return legal[self.rng.randrange(len(legal))] if legal else "abstain"
+def heard_lines(message: Heard, **stamp: Any) -> list[dict[str, Any]]:
+    """The inbox entries of heard talk: turn, channel, round, then `stamp`, then the line itself."""
+    where = {"turn": message.turn, "channel": message.channel, "round": message.round, **stamp}
+    return [{**where, **line.model_dump(mode="json")} for line in message.lines]
 
 
 def _weighted_pick(rng: Any, suggestions: list[Suggestion], risk: float) -> str:

@@ -1,4 +1,4 @@
-"""AlphaWolf's President (thesis 5.2.1): the generic Alpha President with the Werewolves pipeline.
+"""AlphaWolf's President (thesis 5.2.1): the generic Alpha President with Werewolves' hooks.
 
 - Its offices depend on the role it is dealt: `configs` holds one office set for the village
   side and one for the wolves; the first observation picks one (so an experiment can seat, say,
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from actors.alpha.president import DEFAULT_VIEWS, President, _Job
+from actors.alpha.president import DEFAULT_VIEWS, President, Step, heard_lines
 from actors.alpha.traits import Traits
 from actors.werewolves.deals import deal_key
 from actors.werewolves.knowledge import prospective_legal
-from bus.messages import ActRequest, Heard, Message, OfficeRequest, Suggestion, TalkTurn
+from bus.messages import ActRequest, Heard, Suggestion, TalkTurn
 
 VIEWS: dict[str, tuple[str, ...]] = {
     "io": ("beliefs", "inbox", "io", "observation", "seat", "traits", "trust"),
@@ -50,48 +50,43 @@ class WerewolvesPresident(President):
         views: dict[str, dict[str, tuple[str, ...]]] | None = None,
         sharpness: float = 1.0,
     ):
-        super().__init__(address, seed, seat, {}, traits)
+        # The role is dealt later, so a seat that would talk on either side is asked to talk.
+        speaks = any("fo" in configs[side] for side in SIDES)
+        super().__init__(address, seed, seat, {}, traits, speaks=speaks)
         self.configs = {side: dict(sorted(configs[side].items())) for side in SIDES}
         self.side_views = views or {}
         self.side: str | None = None
         self.sharpness = sharpness
 
-    def handle(self, message: Message) -> list[Message]:
-        if isinstance(message, (ActRequest, TalkTurn)):
-            if self.side is None:
-                self._activate(message.observation)
-            self._start_turn(message.turn)
-            self.kb.set(("observation",), message.observation)
-        if isinstance(message, ActRequest):
-            self.kb.set(("legal",), list(message.legal))
+    def observe(self, request: ActRequest | TalkTurn) -> None:
+        """The first request picks the office set; a new turn opens a new negotiation."""
+        if self.side is None:
+            self._activate(request.observation)
+        self._start_turn(request.turn)
+        super().observe(request)
+        if isinstance(request, ActRequest):
             self.kb.set(("talk",), {"closing": True})
-            steps = [("io", "update"), ("so", "suggest"), ("fo", "negotiate")]
-            self.job = _Job("act", message, [s for s in steps if s[0] in self.offices])
-            return self._next()
-        if isinstance(message, TalkTurn):
-            talk = {"channel": message.channel, "round": message.round, "max_rounds": message.max_rounds}
-            self.kb.set(("talk",), talk)
-            steps: list[tuple[str, str]] = []
-            if "fo" in self.offices:
-                if message.round == 0:
-                    self.kb.set(("legal",), prospective_legal(message.observation))
-                    steps += [("io", "update"), ("so", "suggest")]
-                if self._unscored(message.turn):
-                    steps.append(("so", "deal_utility"))
-                steps.append(("fo", "negotiate"))
-            self.job = _Job("talk", message, [s for s in steps if s[0] in self.offices])
-            return self._next()
-        if isinstance(message, Heard):
-            obs = self.kb.get("observation", default={}) or {}
-            stamp = {"day": obs.get("day"), "phase": obs.get("phase")}
-            heard = [
-                {"turn": message.turn, "channel": message.channel, "round": message.round, **stamp,
-                 **line.model_dump(mode="json")}
-                for line in message.lines
-            ]
-            self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard)
-            return []
-        return super().handle(message)
+        elif request.round == 0 and "fo" in self.offices:
+            self.kb.set(("legal",), prospective_legal(request.observation))
+
+    def plan_act(self, request: ActRequest) -> list[Step]:
+        """IO update and SO suggestions, then the FO turns bound deals into a commitment."""
+        return [Step("io", "update"), Step("so", "suggest"), Step("fo", "negotiate")]
+
+    def plan_talk(self, turn: TalkTurn) -> list[Step]:
+        """Round 0: IO update and SO suggestions; unscored proposals to the SO; then the FO."""
+        if "fo" not in self.offices:
+            return []  # no Foreign Office: silent
+        steps = [Step("io", "update"), Step("so", "suggest")] if turn.round == 0 else []
+        if self._unscored(turn.turn):
+            steps.append(Step("so", "deal_utility"))
+        return steps + [Step("fo", "negotiate")]
+
+    def on_heard(self, message: Heard) -> None:
+        """Heard talk is stamped with the day and phase it was heard in."""
+        obs = self.kb.get("observation", default={}) or {}
+        heard = heard_lines(message, day=obs.get("day"), phase=obs.get("phase"))
+        self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard)
 
     def _activate(self, observation: dict[str, Any]) -> None:
         self.side = "wolves" if observation.get("role") == "werewolf" else "village"
@@ -116,18 +111,9 @@ class WerewolvesPresident(President):
                     return True
         return False
 
-    def _next(self) -> list[Message]:
-        job = self.job
-        if not job.steps:
-            return super()._next()
-        role, task = job.steps.pop(0)
-        job.asked = (role, task)
-        legal = job.request.legal if job.kind == "act" else ()
-        return [OfficeRequest(sender=self.address, to=self.offices[role], task=task, turn=job.request.turn,
-                              view=self._view(role, task, job.request.turn), legal=legal)]
-
-    def _view(self, role: str, task: str, turn: int) -> dict[str, Any]:
-        """The KB sections `role` reads, trimmed to the events and talk it uses (see IO_EVENTS)."""
+    def view(self, step: Step, request: ActRequest | TalkTurn) -> dict[str, Any]:
+        """The KB sections the step's office reads, trimmed to the events and talk it uses (see IO_EVENTS)."""
+        role, task, turn = step.role, step.task, request.turn
         names = self.views[role]
         if role == "so" and task == "deal_utility":
             names = names + ("deals", "inbox")
@@ -147,7 +133,9 @@ class WerewolvesPresident(President):
                 view["inbox"] = [x for x in view["inbox"] if x["turn"] == turn]
         return view
 
-    def _choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
+    def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
+        """A wolf keeps the pack's night bid; a deal is kept with probability honesty; else a
+        suggestion of positive utility drawn with weight utility ** sharpness; else any legal."""
         committed = self.kb.get("commitments", str(request.turn))
         legal = request.legal
         if committed in legal:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from actors.alpha.president import DEFAULT_VIEWS, President, _Job
+from actors.alpha.president import President, Step
 from actors.alpha.traits import Traits
 from actors.diplomacy.alphadip.orderfinder import adjustments, fill_orders
 from actors.diplomacy.view import board_from_observation
@@ -45,7 +45,6 @@ from bus.messages import (
     KBChange,
     KBUpdate,
     Message,
-    OfficeRequest,
     Suggestion,
     TalkTurn,
 )
@@ -65,49 +64,61 @@ class DiplomacyPresident(President):
     def __init__(self, address: str, seed: int, seat: int, offices: dict[str, str], traits: Traits,
                  views: dict[str, tuple[str, ...]] | None = None, keep_word: bool = False):
         super().__init__(address, seed, seat, offices, traits, {**VIEWS, **(views or {})})
-        self.views = {**DEFAULT_VIEWS, **VIEWS, **(views or {})}
         self.io_phase: str | None = None
         self.keep_word = keep_word
 
-    # -- messages ---------------------------------------------------------------------------
-    def handle(self, message: Message) -> list[Message]:
-        if isinstance(message, TalkTurn):
-            obs = message.observation
-            self.kb.set(("observation",), obs)
-            self.kb.set(("talk",), {"channel": message.channel, "round": message.round,
-                                    "max_rounds": message.max_rounds})
-            steps = self._io_steps(obs)
-            if message.round == 0:
-                steps.append(("so", "suggest"))
-            if self._unvalued(obs):
-                steps.append(("so", "deal_utility"))
-            steps.append(("fo", "negotiate"))
-            self.job = _Job("talk", message, [s for s in steps if s[0] in self.offices])
-            return self._next()
-        if isinstance(message, ActRequest):
-            obs = message.observation
-            plan = self.kb.get("plan")
-            if plan is not None and plan.get("phase") == obs["phase"]:
-                return [self._act(message, plan)]
-            self.kb.set(("observation",), obs)
-            self.kb.set(("legal",), list(message.legal))
-            self.kb.set(("talk",), None)
-            steps = self._io_steps(obs) + [("so", "suggest")]
-            self.job = _Job("act", message, [s for s in steps if s[0] in self.offices])
-            return self._next()
-        if isinstance(message, Heard):
-            speakers = {POWERS[line.speaker] for line in message.lines}
-            known = set(self.kb.get("negotiators", default=[]) or [])
-            if not speakers <= known:
-                self.kb.set(("negotiators",), sorted(known | speakers))
-            return super().handle(message)
-        return super().handle(message)
+    # -- hooks ------------------------------------------------------------------------------
+    def plan_talk(self, turn: TalkTurn) -> list[Step]:
+        """Once a phase the IO; round 0 the SO's suggestions; unvalued proposals; then the FO."""
+        steps = self._io_steps(turn.observation)
+        if turn.round == 0:
+            steps.append(Step("so", "suggest"))
+        if self._unvalued(turn.observation):
+            steps.append(Step("so", "deal_utility"))
+        return steps + [Step("fo", "negotiate")]
 
-    def _io_steps(self, obs: dict[str, Any]) -> list[tuple[str, str]]:
+    def plan_act(self, request: ActRequest) -> list[Step]:
+        """The phase's first request: (once a phase) the IO, then the SO; later ones: no steps."""
+        if self._plan_of(request) is not None:
+            return []  # answered from the phase's plan
+        return self._io_steps(request.observation) + [Step("so", "suggest")]
+
+    def view(self, step: Step, request: ActRequest | TalkTurn) -> dict[str, Any]:
+        """The generic view, but the SO reasons about this phase only (no deal events)."""
+        view = super().view(step, request)
+        if step.role == "so" and "observation" in view:
+            view["observation"] = _without_events(view["observation"])
+        return view
+
+    def decide(self, request: ActRequest, suggestions: list[Suggestion]) -> list[Message]:
+        """The phase's first request plans every unit's order (logged); each request is answered from it."""
+        plan = self._plan_of(request)
+        if plan is not None:
+            return [self._act(request, plan)]
+        plan = self._plan(request, suggestions)
+        self.kb.set(("plan",), plan)
+        change = KBChange(sender=self.address, to=LOG, turn=request.turn, source=self.address,
+                          updates=(KBUpdate(path=("plan",), value=plan),))
+        return [change, self._act(request, plan)]
+
+    def on_heard(self, message: Heard) -> None:
+        """Heard talk goes to the inbox, its speakers to `negotiators`."""
+        speakers = {POWERS[line.speaker] for line in message.lines}
+        known = set(self.kb.get("negotiators", default=[]) or [])
+        if not speakers <= known:
+            self.kb.set(("negotiators",), sorted(known | speakers))
+        super().on_heard(message)
+
+    def _plan_of(self, request: ActRequest) -> dict[str, Any] | None:
+        """The plan made for the request's phase, if one was made."""
+        plan = self.kb.get("plan")
+        return plan if plan is not None and plan.get("phase") == request.observation["phase"] else None
+
+    def _io_steps(self, obs: dict[str, Any]) -> list[Step]:
         if "io" not in self.offices or self.io_phase == obs["phase"]:
             return []
         self.io_phase = obs["phase"]
-        return [("io", "update")]
+        return [Step("io", "update")]
 
     def _unvalued(self, obs: dict[str, Any]) -> bool:
         """Open deals proposed to us that the SO has not valued yet."""
@@ -116,28 +127,25 @@ class DiplomacyPresident(President):
         return any(d["proposer"] != me and me not in d["accepted"] and d["key"] not in values
                    for d in obs["deals"]["open"])
 
-    def _next(self) -> list[Message]:
-        job = self.job
-        if not job.steps:
-            if job.kind == "act":  # the whole phase is planned at once
-                self.job = None
-                return self._decide(job.request, job.suggestions)
-            return super()._next()
-        role, task = job.steps.pop(0)
-        job.asked = (role, task)
-        legal = job.request.legal if job.kind == "act" else ()
-        view = self.kb.view(self.views[role])
-        if role == "so" and "observation" in view:  # the SO reasons about this phase only
-            view["observation"] = _without_events(view["observation"])
-        return [OfficeRequest(sender=self.address, to=self.offices[role], task=task, turn=job.request.turn,
-                              view=view, legal=legal)]
-
     # -- choosing ---------------------------------------------------------------------------
-    def _decide(self, request: ActRequest, suggestions: list[Suggestion]) -> list[Message]:
+    def _plan(self, request: ActRequest, suggestions: list[Suggestion]) -> dict[str, Any]:
+        """Every unit's order for the phase: the chosen move, completed by the Order Finder."""
         obs = request.observation
         board = board_from_observation(obs)
         me = obs["power"]
-        moves = [json.loads(s.action) | {"utility": s.utility} for s in suggestions]
+        chosen, why = self._pick(obs, [json.loads(s.action) | {"utility": s.utility} for s in suggestions])
+        avoid = frozenset(chosen.get("avoid", ())) if not chosen.get("breaks") else frozenset()
+        plan: dict[str, Any] = {"phase": obs["phase"], "utility": chosen["utility"], "why": why}
+        if board.phase_kind == "A":
+            plan["orders"], plan["adjustments"] = {}, adjustments(board, me, self.rng)
+        else:
+            plan["orders"] = fill_orders(board, me, dict(chosen.get("orders", {})), self.rng, avoid)
+            if self.keep_word and why != "broke":
+                plan["orders"], plan["kept"] = kept_orders(board, me, plan["orders"], obs["deals"]["confirmed"])
+        return plan
+
+    def _pick(self, obs: dict[str, Any], moves: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        """The best move that can succeed, or (honesty permitting) a better one breaking a deal; and why."""
         confirmed = {(c["power"], c["order"]) for d in obs["deals"]["confirmed"] for c in d["commitments"]
                      if c["type"] == "order" and c["phase"] == obs["phase"]}
         feasible = [m for m in moves if all((p, o) in confirmed for p, _, o in m.get("needs", []))]
@@ -153,19 +161,8 @@ class DiplomacyPresident(President):
                 else:
                     why = "kept"
         if chosen is None:
-            chosen, why = {"orders": {}, "needs": [], "utility": 0.0}, "none"
-        avoid = frozenset(chosen.get("avoid", ())) if not chosen.get("breaks") else frozenset()
-        plan: dict[str, Any] = {"phase": obs["phase"], "utility": chosen["utility"], "why": why}
-        if board.phase_kind == "A":
-            plan["orders"], plan["adjustments"] = {}, adjustments(board, me, self.rng)
-        else:
-            plan["orders"] = fill_orders(board, me, dict(chosen.get("orders", {})), self.rng, avoid)
-            if self.keep_word and why != "broke":
-                plan["orders"], plan["kept"] = kept_orders(board, me, plan["orders"], obs["deals"]["confirmed"])
-        self.kb.set(("plan",), plan)
-        change = KBChange(sender=self.address, to=LOG, turn=request.turn, source=self.address,
-                          updates=(KBUpdate(path=("plan",), value=plan),))
-        return [change, self._act(request, plan)]
+            return {"orders": {}, "needs": [], "utility": 0.0}, "none"
+        return chosen, why
 
     def _act(self, request: ActRequest, plan: dict[str, Any]) -> Act:
         obs = request.observation
