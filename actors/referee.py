@@ -101,6 +101,9 @@ class Referee(Actor):
                         steps=self.step,
                         digest=state.digest(),
                         extra=result.extra,
+                        ranks=result.ranks,
+                        roles=result.roles,
+                        teams=result.teams if result.teams is not None else self.game.teams(self.options),
                     )
                 )
                 return out

@@ -64,7 +64,7 @@ class AgentDef:
     """A registered agent: its name, the games it plays, how to build a seat's actors, one line of doc.
 
     `budget` maps a game name to the game options that keep that game short enough for the agent
-    conformance suite (e.g. Diplomacy to 1902); `games_in_budget` is how many seeds it plays there."""
+    conformance suite (e.g. a board game to its second year); `games_in_budget` is how many seeds it plays there."""
 
     name: str
     games: frozenset[str] | None  # None: plays any game

@@ -10,7 +10,7 @@ A game may also be stored packed: one frame whose payload is the map {"packed": 
 inside are exactly those a plain writer would have written, so readers hand out the same headers,
 records and payloads either way; a packed game's records all carry the offset of its one frame.
 The same observation stored once per recipient (seven players and their offices) compresses
-away: a table 6.1 Diplomacy game packs from 4.6 MB to 0.77 MB, a random Werewolves game ~5x.
+away: a long negotiation game packs to about a sixth of its bytes, a random game of few talkers ~5x (README figures).
 """
 
 from __future__ import annotations

@@ -177,7 +177,10 @@ class GameEnd(Message):
     summary: str
     steps: int
     digest: str
-    extra: dict[str, Any] = {}  # game-specific facts for reports, e.g. "roles": one per seat
+    extra: dict[str, Any] = {}  # other game-specific facts for reports
+    ranks: tuple[float, ...] | None = None  # 1 = best, ties share the mean; None: ranked by returns
+    roles: tuple[str, ...] | None = None  # one per seat, where the game deals or assigns roles
+    teams: tuple[tuple[int, ...], ...] | None = None  # the sides (seats); None in logs older than teams
 
 
 # --- inside an Alpha agent --------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A game as a plugin: one declaration naming everything detente needs to play and show it.
 
 A plugin is data: each part is a reference `"module:attribute"` imported only when that part is
-used, so listing games loads no rules and building a Werewolves game loads no Diplomacy code.
+used, so listing games loads no rules and building one game's actors loads no other game's code.
 Built-in and third-party games declare themselves the same way, as a Python entry point in the
 group `detente.games` whose value is a `GamePlugin` (see games/registry.py):
 

@@ -399,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     fork.add_argument("--out", required=True, help="log file for the forked game")
     fork.add_argument("--game", default=None)
     fork.set_defaults(func=_cmd_fork)
-    trans = rsub.add_parser("transcript", help="negotiations, votes, deals kept or broken, trust and beliefs; Hanabi turn by turn")
+    trans = rsub.add_parser("transcript", help="the game's transcript: talk, deals kept or broken, trust and beliefs (JSON, text or a page with plots)")
     trans.add_argument("log", help="a log file, or a tournament folder with --game")
     trans.add_argument("--player", type=int, default=None, help="show this seat's trust and role certainties")
     trans.add_argument("--format", choices=("text", "json", "html"), default="text",

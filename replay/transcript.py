@@ -1,7 +1,7 @@
 """Transcripts of a logged game, as text and JSON-ready data, built by the game's plugin.
 
-A game's plugin may declare a transcript builder `(log, player) -> (text, data)` (Werewolves'
-deals and votes, Diplomacy's negotiations, Hanabi turn by turn); a game without one gets the
+A game's plugin may declare a transcript builder `(log, player) -> (text, data)` (deals and
+votes, negotiations, turn by turn: whatever the game needs); a game without one gets the
 generic transcript: every decision, chance outcome, talk line and error, in seq order. Either way
 `data["beliefs"]` holds the typed belief series of every Intelligence Office (of `player` only,
 when given), so trust over time is in every transcript, JSON and HTML alike.

@@ -320,21 +320,21 @@ class DiplomacyState(State):
         return new
 
     def outcome(self) -> Outcome:
-        """Returns (see the module docstring) and, in `extra`, per seat (POWERS order): `roles`
-        (power names), `centres`, `eliminated` (the phase that left the power with no unit and
-        no centre, or None) and `ranks`: 1-7 by centres among the powers still alive, below them
-        the eliminated ones by phase of elimination (later is better); ties share the mean rank."""
+        """Returns (see the module docstring), `roles` (the power names), `ranks`: 1-7 by centres
+        among the powers still alive, below them the eliminated ones by phase of elimination
+        (later is better; ties share the mean rank), and in `extra`, per seat (POWERS order):
+        `centres`, `eliminated` (the phase that left the power with no unit and no centre, or None)."""
         if not self._over:
             raise ValueError("the game is not over")
         b = self._board
         counts = [len(b.centres_of(p)) for p in POWERS]
         gone = [self._eliminated.get(p) for p in POWERS]
-        extra = {"roles": list(POWERS), "centres": counts, "eliminated": gone,
-                 "ranks": _ranks(counts, gone), "phase": b.phase}
+        extra = {"centres": counts, "eliminated": gone, "phase": b.phase}
+        typed = {"ranks": tuple(_ranks(counts, gone)), "roles": tuple(POWERS)}
         if self._winner is not None:
             w = self._winner
             return Outcome(returns=tuple(1.0 if s == w else 0.0 for s in range(len(POWERS))),
-                           winners=(w,), summary=f"{POWERS[w]} wins with {counts[w]} centres", extra=extra)
+                           winners=(w,), summary=f"{POWERS[w]} wins with {counts[w]} centres", extra=extra, **typed)
         if self._o.draw == "survivors":
             alive = [s for s in range(len(POWERS)) if counts[s] > 0]
             returns = tuple(1.0 / len(alive) if s in alive else 0.0 for s in range(len(POWERS)))
@@ -342,7 +342,7 @@ class DiplomacyState(State):
             total = sum(counts) or 1
             returns = tuple(c / total for c in counts)
         lead = ", ".join(f"{p[:3]} {c}" for p, c in sorted(zip(POWERS, counts), key=lambda x: -x[1]) if c)
-        return Outcome(returns=returns, winners=(), summary=f"draw after {b.year - 1} ({lead})", extra=extra)
+        return Outcome(returns=returns, winners=(), summary=f"draw after {b.year - 1} ({lead})", extra=extra, **typed)
 
     # -- serialisation ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

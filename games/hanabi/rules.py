@@ -365,6 +365,10 @@ class Hanabi(Game):
     def num_players(self, options: HanabiOptions) -> int:
         return options.players
 
+    def teams(self, options: HanabiOptions) -> tuple[tuple[int, ...], ...]:
+        """A cooperative game: every seat in one team."""
+        return (tuple(range(options.players)),)
+
     def new_initial_state(self, options: HanabiOptions | dict | None = None) -> HanabiState:
         if not isinstance(options, HanabiOptions):
             options = self.options(options)

@@ -462,7 +462,9 @@ class WerewolvesState(State):
             returns=tuple(1.0 if s else 0.0 for s in side),
             winners=tuple(q for q in range(self._n) if side[q]),
             summary=summary,
-            extra={"winner": win, "day": self._day, "roles": list(self._roles)},
+            extra={"winner": win, "day": self._day},
+            roles=tuple(self._roles),
+            teams=_sides(self._roles),
         )
 
     # -- serialisation ---------------------------------------------------------------------
@@ -595,3 +597,10 @@ def _copy_event(event: dict[str, Any], drop: str = "") -> dict[str, Any]:
         out[k] = [list(x) if isinstance(x, (list, tuple)) else x for x in v] \
             if isinstance(v, (list, tuple)) else v
     return out
+
+
+def _sides(roles: list[str]) -> tuple[tuple[int, ...], ...]:
+    """The teams as dealt: the werewolves' seats and the village's, ordered by first seat."""
+    wolves = tuple(q for q, r in enumerate(roles) if r == WEREWOLF)
+    village = tuple(q for q, r in enumerate(roles) if r != WEREWOLF)
+    return tuple(sorted(t for t in (wolves, village) if t))

@@ -85,7 +85,7 @@ def ranks(text: str, games: int, seed: int, options: dict) -> None:
         k = g % n
         rotated = seats[n - k:] + seats[: n - k]
         end, _ = play_one([s for _, s in rotated], seed + g, options)
-        for (label, _), r in zip(rotated, end.extra["ranks"]):
+        for (label, _), r in zip(rotated, end.ranks):
             got.setdefault(label, []).append(r)
     wall = time.perf_counter() - t0
     for label, rs in got.items():

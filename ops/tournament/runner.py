@@ -87,8 +87,8 @@ class BatchPlayer:
                 continue
             end = result.end
             scores = list(end.returns)
-            # a game may rank players itself (Diplomacy: by centres, then by when eliminated)
-            ranks = [float(r) for r in end.extra["ranks"]] if "ranks" in end.extra else ranks_of(scores)
+            # a game may rank players itself (e.g. by centres held, then by when eliminated)
+            ranks = [float(r) for r in end.ranks] if end.ranks is not None else ranks_of(scores)
             rows.append(
                 {
                     "game_id": game_id(idx),
@@ -99,7 +99,8 @@ class BatchPlayer:
                     "scores": scores,
                     "ranks": ranks,
                     "winners": list(end.winners),
-                    "roles": [str(r) for r in end.extra.get("roles", [])],
+                    "roles": [str(r) for r in end.roles or ()],
+                    "teams": [list(t) for t in end.teams or [[s] for s in range(len(scores))]],
                     "steps": end.steps,
                     "records": result.records,
                     "summary": end.summary,

@@ -74,7 +74,7 @@ def test_whole_game_verifies_and_repeats():
     game = parse_log(first).games[0]
     assert game.complete and verify_game(game).ok
     end = game.records[-1]["msg"]
-    assert end["kind"] == "game_end" and end["extra"]["roles"] == list(POWERS)
+    assert end["kind"] == "game_end" and end["roles"] == list(POWERS)
     kinds = {r["msg"]["kind"] for r in game.records}
     assert "error" not in kinds
     acts = [r["msg"] for r in game.records if r["msg"]["kind"] == "act"]
@@ -88,7 +88,7 @@ def test_one_dumbbot_beats_six_random_players():
         agents = [AgentSpec(name="random")] * 7
         agents[seed] = AgentSpec(name="dumbbot")
         end = parse_log(_log(agents, seed, {"max_year": 1906})).games[0].records[-1]["msg"]
-        assert end["extra"]["ranks"][seed] == 1.0, end["summary"]
+        assert end["ranks"][seed] == 1.0, end["summary"]
 
 
 def test_ranks_by_centres_then_phase_of_elimination():
@@ -113,7 +113,7 @@ def test_ranks_by_centres_then_phase_of_elimination():
     out = state.outcome()
     assert out.extra["eliminated"] == [None, None, None, None, "S1901M", None, None]
     assert out.extra["centres"] == [3, 3, 6, 3, 0, 4, 3]
-    assert out.extra["ranks"] == [4.5, 4.5, 1.0, 4.5, 7.0, 2.0, 4.5]
-    assert out.extra["roles"] == list(POWERS)
+    assert out.ranks == (4.5, 4.5, 1.0, 4.5, 7.0, 2.0, 4.5)
+    assert out.roles == tuple(POWERS)
     again = Diplomacy().state_from_json(state.to_json())
     assert again.to_json() == state.to_json() and again.outcome().extra == out.extra

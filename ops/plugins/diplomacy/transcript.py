@@ -76,7 +76,7 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
         elif kind == "kb_change":
             _kb_change(ph(now), msg, player, record["seq"])
         elif kind == "game_end":
-            end = {"summary": msg["summary"], "ranks": (msg.get("extra") or {}).get("ranks")}
+            end = {"summary": msg["summary"], "ranks": msg.get("ranks") or (msg.get("extra") or {}).get("ranks")}  # typed since teams; extra before
     return {"game_id": header.get("game_id"), "seed": header.get("seed"), "agents": header.get("agents"),
             "options": header.get("options"), "player": player, "end": end, "phases": [phases[n] for n in order]}
 
