@@ -11,13 +11,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from actors.actor import Actor
 from actors.alpha.baseline import RandomStrategyOffice
-from actors.alpha.offices import office_set
-from actors.alpha.president import President
-from actors.alpha.traits import Traits
+from actors.alpha.builder import AlphaAgent, office_from, president_from
+from actors.alpha.options import AgentOptions
 
 OFFICE_ROLES = ("fo", "io", "so")
 
@@ -34,29 +33,20 @@ class AgentSpec(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
-class RandomOptions(BaseModel):
-    """Options of the `random` agent."""
+class RandomOptions(AgentOptions):
+    """Options of the `random` agent (`offices=` leaves the President alone: it draws itself)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    offices: tuple[str, ...] = ("so",)
+    roles = ("so",)
+    agent = "the random agent"
     width: int = Field(3, ge=1)
-    traits: Traits = Traits()
-
-    @field_validator("offices", mode="before")
-    @classmethod
-    def _offices(cls, value: Any) -> tuple[str, ...]:
-        return office_set(value, ("so",), "the random agent")
 
 
-def _build_random(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
-    opts = RandomOptions.model_validate(raw)
-    pr = f"p{seat}"
-    offices = {role: f"{pr}/{role}" for role in opts.offices}
+_build_random = AlphaAgent(
+    options=RandomOptions,
     # the random Strategy Office needs no KB view: the legal actions travel with the request
-    actors: list[Actor] = [President(pr, seed, seat, offices, opts.traits, views={"so": ()})]
-    if "so" in offices:
-        actors.append(RandomStrategyOffice(offices["so"], seed, width=opts.width))
-    return actors
+    president=president_from(views={"so": ()}),
+    offices={"so": office_from(RandomStrategyOffice, "width")},
+).build
 
 
 @dataclass(frozen=True)

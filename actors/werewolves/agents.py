@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from actors.actor import Actor
 from actors.alpha.baseline import RandomStrategyOffice
-from actors.alpha.offices import office_set
+from actors.alpha.builder import AlphaAgent, office_from
+from actors.alpha.options import AgentOptions
 from actors.alpha.traits import Traits
 from actors.registry import AgentDef
 from actors.werewolves.foreign import WolfForeignOffice
@@ -29,24 +29,18 @@ from actors.werewolves.params import WolfParams
 from actors.werewolves.president import SIDES, WerewolvesPresident
 from actors.werewolves.strategy import WolfStrategyOffice
 
-_OFFICES = ("fo", "io", "so")
-RANDOM = "random"
+# "random": the random agent's office set, its random Strategy Office (at pN/rso, so that a lineup
+# with another office set on the other side keeps both Strategy Offices apart).
+RANDOM = ("rso",)
 
 
-def parse_offices(value: Any) -> str:
-    """Canonical office set: "random", or the sorted offices joined by "+" ("" for none)."""
-    if isinstance(value, str) and value.strip().lower() == RANDOM:
-        return RANDOM
-    return "+".join(office_set(value, tuple(_OFFICES), "alphawolf (or 'random')"))
-
-
-class AlphaWolfOptions(BaseModel):
+class AlphaWolfOptions(AgentOptions):
     """Options of `alphawolf`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    offices: str = "so+fo+io"
-    village: str | None = None  # office set on the village side (villager, seer, doctor)
-    wolves: str | None = None  # office set as a werewolf
+    agent = "alphawolf (or 'random')"
+    offices: tuple[str, ...] = ("fo", "io", "so")
+    village: tuple[str, ...] | None = None  # office set on the village side (villager, seer, doctor)
+    wolves: tuple[str, ...] | None = None  # office set as a werewolf
     # "thesis": algorithms 4, 5 and 6 as written (with the documented choices of params.py);
     # "improved": the seer claims and accuses, every IO reads claims (claims.py).
     variant: Literal["thesis", "improved"] = "improved"
@@ -54,47 +48,60 @@ class AlphaWolfOptions(BaseModel):
     traits: Traits = Traits(honesty=1.0)
     params: WolfParams = Field(default_factory=WolfParams)
 
-    @field_validator("offices", "village", "wolves", mode="before")
+    @field_validator("village", "wolves", mode="before")
     @classmethod
-    def _canonical(cls, value: Any) -> Any:
-        return None if value is None else parse_offices(value)
+    def _sides(cls, value: Any) -> tuple[str, ...] | None:
+        return None if value is None else cls.parse_offices(value)
 
-    def side(self, side: str) -> str:
+    @classmethod
+    def parse_offices(cls, value: Any) -> tuple[str, ...]:
+        """`random` (or its canonical form `rso`), or offices joined by "+"."""
+        text = "+".join(str(v) for v in value) if isinstance(value, (list, tuple)) else value
+        if isinstance(text, str) and text.strip().lower() in ("random", *RANDOM):
+            return RANDOM
+        return super().parse_offices(value)
+
+    def side(self, side: str) -> tuple[str, ...]:
+        """The office set of `side` ("village" or "wolves")."""
         chosen = self.village if side == "village" else self.wolves
         return self.offices if chosen is None else chosen
 
+    def office_names(self) -> tuple[str, ...]:
+        """Every office either side may need: the role is dealt after the actors are built."""
+        return tuple(sorted({name for side in SIDES for name in self.side(side)}))
 
-def build_alphawolf(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
-    opts = AlphaWolfOptions.model_validate(raw)
-    pr = f"p{seat}"
+
+def _president(address: str, seed: int, seat: int, offices: dict[str, str], opts: AlphaWolfOptions) -> WerewolvesPresident:
+    """A President with one office set per side; `random` asks its random SO with no KB view."""
     configs: dict[str, dict[str, str]] = {}
     views: dict[str, dict[str, tuple[str, ...]]] = {}
-    wanted: set[str] = set()
     for side in SIDES:
         chosen = opts.side(side)
         if chosen == RANDOM:
-            configs[side] = {"so": f"{pr}/rso"}
+            configs[side] = {"so": offices["rso"]}
             views[side] = {"so": ()}  # the random office needs no KB: legal actions travel with the request
-            wanted.add("rso")
         else:
-            roles = [r for r in chosen.split("+") if r]
-            configs[side] = {role: f"{pr}/{role}" for role in roles}
-            wanted.update(roles)
-    kinds = {"fo": WolfForeignOffice, "io": WolfIntelligenceOffice, "so": WolfStrategyOffice}
-    actors: list[Actor] = [WerewolvesPresident(pr, seed, seat, configs, opts.traits, views, opts.params.choice_sharpness)]
-    for name in sorted(wanted):
-        if name == "rso":
-            actors.append(RandomStrategyOffice(f"{pr}/rso", seed))
-        else:
-            actors.append(kinds[name](f"{pr}/{name}", seed, opts.params, opts.variant))
-    return actors
+            configs[side] = {role: offices[role] for role in chosen}
+    return WerewolvesPresident(address, seed, seat, configs, opts.traits, views, opts.params.choice_sharpness)
+
+
+ALPHAWOLF = AlphaAgent(
+    options=AlphaWolfOptions,
+    president=_president,
+    offices={
+        "fo": office_from(WolfForeignOffice, "params", "variant"),
+        "io": office_from(WolfIntelligenceOffice, "params", "variant"),
+        "rso": office_from(RandomStrategyOffice),
+        "so": office_from(WolfStrategyOffice, "params", "variant"),
+    },
+)
 
 
 AGENTS: list[AgentDef] = [
     AgentDef(
         "alphawolf",
         frozenset({"werewolves"}),
-        build_alphawolf,
+        ALPHAWOLF.build,
         "AlphaWolf (Marinheiro 2016, 5.2): threat-value SO, concession FO with sealed night bids, "
         "role-predicting IO; offices=so+fo+io, or village=/wolves= office sets by dealt role",
         budget={"werewolves": {"max_days": 10}},
