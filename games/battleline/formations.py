@@ -1,0 +1,229 @@
+"""Formation strength of one side of a flag, complete or completed from a pool of troops.
+
+Formations, highest first (reference notes 1.1, "Formations"): Wedge (consecutive values, one
+colour), Phalanx (one value), Battalion Order (one colour), Skirmish Line (consecutive values),
+Host (anything); within a type the higher sum wins. Under Mud a formation has 4 cards and the
+4-card versions of every type apply; under Fog only the sum counts (Host), and the two combine.
+
+Morale tactics in a formation take the colour and value that make the best formation, chosen
+when the formation is evaluated: a Leader (Alexander, Darius) any colour and any value, the
+Companion Cavalry value 8 and the Shield Bearers value 1, 2 or 3, each in any colour. A wild card
+is not a physical troop, so it may stand for a troop already on the table (a Leader may be the
+red 10 beside the red 10 in a Battalion).
+
+A score is `rank * 100 + sum` (a Wedge 10-9-8 is 427), so scores compare as formations do; the
+completion order that breaks equal scores is the caller's business (rules.py).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+from games.battleline.cards import CAVALRY, LEADERS, N_TROOPS, SHIELD
+
+HOST, SKIRMISH, BATTALION, PHALANX, WEDGE = range(5)
+RANK_NAMES = ("host", "skirmish", "battalion", "phalanx", "wedge")
+IMPOSSIBLE = -1
+
+_ANY = 0b11111111110  # bit v set: value v allowed (1..10)
+_ALLOWS = {CAVALRY: 1 << 8, SHIELD: 0b1110}
+_MAX_VALUE = {CAVALRY: 8, SHIELD: 3}
+_RUN = {n: [0] + [((1 << n) - 1) << lo for lo in range(1, 12 - n)] for n in (3, 4)}
+
+
+def _allows(card: int) -> int:
+    return _ALLOWS.get(card, _ANY)
+
+
+def _top(card: int) -> int:
+    return _MAX_VALUE.get(card, 10)
+
+
+def rank_of(score: int) -> str:
+    return RANK_NAMES[score // 100]
+
+
+class Pool:
+    """Troops a side may still receive: by card, count per value, values per colour (high first)."""
+
+    __slots__ = ("have", "per_value", "per_colour", "values", "size", "colour_mask", "any_mask")
+
+    def __init__(self, troops: Iterable[int]):
+        have = [False] * N_TROOPS
+        for card in troops:
+            have[card] = True
+        per_value = [0] * 11
+        per_colour: list[list[int]] = [[], [], [], [], [], []]
+        values: list[int] = []
+        colour_mask = [0] * 6  # bit v: the troop (colour, v) is in the pool
+        for v in range(10, 0, -1):
+            for col in range(6):
+                if have[col * 10 + v - 1]:
+                    per_value[v] += 1
+                    per_colour[col].append(v)
+                    values.append(v)
+                    colour_mask[col] |= 1 << v
+        self.have, self.per_value, self.per_colour = have, per_value, per_colour
+        self.values, self.size = values, len(values)
+        self.colour_mask = colour_mask
+        self.any_mask = colour_mask[0] | colour_mask[1] | colour_mask[2] | colour_mask[3] \
+            | colour_mask[4] | colour_mask[5]
+
+
+EMPTY = Pool(())
+
+
+def score(cards: list[int], need: int, fog: bool) -> int:
+    """Score of a complete side (`need` cards: 3, or 4 under Mud)."""
+    if len(cards) != need:
+        raise ValueError(f"a complete side has {need} cards, got {len(cards)}")
+    return _score(tuple(sorted(cards)), fog)
+
+
+@lru_cache(maxsize=1 << 16)
+def _score(cards: tuple[int, ...], fog: bool) -> int:
+    """`score` of sorted cards (a pure function, memoised: sides are re-scored every turn)."""
+    if cards[-1] >= N_TROOPS:
+        return best(list(cards), len(cards), fog, EMPTY)
+    return _troops_only(cards, fog)
+
+
+def _troops_only(cards: tuple[int, ...] | list[int], fog: bool) -> int:
+    values = sorted(c % 10 + 1 for c in cards)
+    total = sum(values)
+    if fog:
+        return total
+    first = cards[0] // 10
+    flush = all(c // 10 == first for c in cards)
+    run = all(values[i + 1] == values[i] + 1 for i in range(len(values) - 1))
+    if run:
+        return (WEDGE if flush else SKIRMISH) * 100 + total
+    if values[0] == values[-1]:
+        return PHALANX * 100 + total
+    return (BATTALION if flush else HOST) * 100 + total
+
+
+def best(cards: list[int], need: int, fog: bool, pool: Pool = EMPTY, floor: int = IMPOSSIBLE) -> int:
+    """The best score a side holding `cards` can reach with `need - len(cards)` troops from `pool`.
+
+    Returns IMPOSSIBLE when no completion scores above `floor` (or the pool is too small): the
+    claim proof asks `best(opponent, ..., floor=my_score) == IMPOSSIBLE`."""
+    k = need - len(cards)
+    if k < 0:
+        raise ValueError(f"{len(cards)} cards on a side that holds {need}")
+    if k > pool.size:
+        return IMPOSSIBLE
+    troops = [c for c in cards if c < N_TROOPS]
+    # Constrained wilds first (Shield Bearers, Cavalry, then Leaders) for the cover search.
+    wilds = sorted((c for c in cards if c >= N_TROOPS), key=lambda c: (c in LEADERS, c))
+    if not fog:
+        for rank, find in _BY_RANK:
+            if rank * 100 + 10 * need <= floor:
+                return IMPOSSIBLE  # not even the highest sum of this rank beats the floor
+            total = find(troops, wilds, k, need, pool)
+            if total >= 0:
+                s = rank * 100 + total
+                return s if s > floor else IMPOSSIBLE
+    total = (sum(c % 10 + 1 for c in troops) + sum(_top(w) for w in wilds) + sum(pool.values[:k]))
+    return total if total > floor else IMPOSSIBLE
+
+
+def _runs(troops: list[int], need: int) -> range:
+    """Lowest values of the runs of `need` consecutive values holding every troop, highest first."""
+    lo, hi = 1, 11 - need
+    if troops:
+        values = [c % 10 + 1 for c in troops]
+        lo, hi = max(lo, max(values) - need + 1), min(hi, min(values))
+    return range(hi, lo - 1, -1)
+
+
+def _cover(missing: int, short: int, wilds: list[int]) -> bool:
+    """Can the wilds take distinct values of the `missing` mask, covering every `short` one?
+
+    `short` is the part of `missing` that the pool cannot supply; the pool fills the rest."""
+    if not wilds:
+        return short == 0
+    rest = wilds[1:]
+    options = missing & _allows(wilds[0])
+    while options:
+        bit = options & -options
+        options ^= bit
+        if _cover(missing ^ bit, short & ~bit, rest):
+            return True
+    return False
+
+
+def _value_mask(troops: list[int]) -> int:
+    """Bit v for each troop value, or -1 if two troops share a value (no run possible)."""
+    mask = 0
+    for c in troops:
+        bit = 1 << (c % 10 + 1)
+        if mask & bit:
+            return -1
+        mask |= bit
+    return mask
+
+
+def _colours(troops: list[int]) -> list[int] | None:
+    """The colours a one-colour formation may have: the troops' colour, any if none, else None."""
+    if not troops:
+        return list(range(6))
+    first = troops[0] // 10
+    return [first] if all(c // 10 == first for c in troops) else None
+
+
+def _wedge(troops: list[int], wilds: list[int], k: int, need: int, pool: Pool) -> int:
+    colours = _colours(troops)
+    have = _value_mask(troops)
+    if colours is None or have < 0:
+        return IMPOSSIBLE
+    masks, runs = pool.colour_mask, _RUN[need]
+    for lo in _runs(troops, need):
+        missing = runs[lo] & ~have
+        for col in colours:
+            short = missing & ~masks[col]
+            if (short == 0 and not wilds) or (wilds and _cover(missing, short, wilds)):
+                return need * lo + need * (need - 1) // 2
+    return IMPOSSIBLE
+
+
+def _phalanx(troops: list[int], wilds: list[int], k: int, need: int, pool: Pool) -> int:
+    if troops:
+        v = troops[0] % 10 + 1
+        candidates = [v] if all(c % 10 + 1 == v for c in troops) else []
+    else:
+        candidates = range(10, 0, -1)
+    for v in candidates:
+        if all(_allows(w) >> v & 1 for w in wilds) and pool.per_value[v] >= k:
+            return need * v
+    return IMPOSSIBLE
+
+
+def _battalion(troops: list[int], wilds: list[int], k: int, need: int, pool: Pool) -> int:
+    colours = _colours(troops)
+    if colours is None:
+        return IMPOSSIBLE
+    fixed = sum(c % 10 + 1 for c in troops) + sum(_top(w) for w in wilds)
+    found = IMPOSSIBLE
+    for col in colours:
+        values = pool.per_colour[col]
+        if len(values) >= k:
+            found = max(found, fixed + sum(values[:k]))
+    return found
+
+
+def _skirmish(troops: list[int], wilds: list[int], k: int, need: int, pool: Pool) -> int:
+    have = _value_mask(troops)
+    if have < 0:
+        return IMPOSSIBLE
+    supply, runs = pool.any_mask, _RUN[need]
+    for lo in _runs(troops, need):
+        missing = runs[lo] & ~have
+        short = missing & ~supply
+        if (short == 0 and not wilds) or (wilds and _cover(missing, short, wilds)):
+            return need * lo + need * (need - 1) // 2
+    return IMPOSSIBLE
+
+
+_BY_RANK = ((WEDGE, _wedge), (PHALANX, _phalanx), (BATTALION, _battalion), (SKIRMISH, _skirmish))

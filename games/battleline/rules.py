@@ -1,0 +1,825 @@
+"""Battle Line as pure rules, with all ten tactics cards (R. Knizia, GMT Games 2000).
+
+Rule facts are from the reference notes (`references/battleline-risk-dominoes.md` part 1.1, "1.1"
+below) and the seed paper (McCulloch et al., MAICS 2017, "seed"). 60 troops and 10 tactics
+(games.battleline.cards), 9 flags, hands of 7 troops, a troop deck and a tactics deck. The first
+to win 3 adjacent flags or any 5 wins. A turn:
+
+1. (`claim_timing="start_of_turn"`, the expert rule and Deep Barca's: seed 2.1) claim flags;
+2. play one card (`play:...`), or `pass` when no troop card can be played (1.1 "Passing");
+3. (`claim_timing="after_play"`, the base rule) claim flags;
+4. draw one card from either deck (`draw:troops` / `draw:tactics`); when only one deck can be
+   drawn from and no claim is open, the draw is automatic. No draw after a pass.
+
+Actions (JSON strings, sorted):
+- `play:<card>:<flag>`: a troop or morale tactic (alexander, darius, cavalry, shield) to your side
+  of flag 0..8; `play:fog:<flag>` / `play:mud:<flag>`: an environment card on a flag;
+- `play:scout`, then `draw:<deck>` up to three times and `return:<card>` (see SCOUT below);
+- `play:redeploy:<own card>:<flag or discard>`, `play:deserter:<opponent card>`,
+  `play:traitor:<opponent troop>:<flag>` (the card names its flag: every card is in one place);
+- `claim:<flag>`; `done` (end a turn whose only other options are claims);
+- `discard:<card>`: with `mud_removal="owner_chooses"`, the owner of a side left with 4 cards when
+  Mud leaves its flag gives one up (it may be the player whose turn it is not).
+
+Chance outcomes (JSON): the troop shuffle (the 60 troop names, top first: 7 to the starting player,
+7 to the other, the rest is the deck), the tactics shuffle (the 10 tactics names, top first) and,
+after each Scout, `{"troops": [...], "tactics": [...]}`: both decks top first with the returned
+cards on top. That last node has exactly one outcome the rules allow; it exists so the log holds
+the deck order after a Scout (1.1 item 6), and apply_chance rejects any other.
+
+Ties between equal formations go to the side whose formation was completed first, that is whose
+last card was placed earlier (1.1: "the player who played the last card loses the flag"); every
+card on a side records when it was placed, so Redeploy, Deserter and Traitor re-record it.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from typing import Any, Literal
+
+from pydantic import Field
+
+from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.battleline.cards import (
+    CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
+    REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
+from games.battleline.formations import IMPOSSIBLE, Pool, best, rank_of, score
+
+FLAGS = 9
+HAND = 7  # 1.1 "Set-up": seven troop cards each
+MAX_SERIES = 10
+DEAL_TROOPS, DEAL_TACTICS, PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, SCOUT_ORDER, TRIM, CLAIM, END = (
+    "deal_troops", "deal_tactics", "play", "draw", "scout_draw", "scout_return", "scout_order",
+    "mud_trim", "claim", "end")
+_CHANCES = (DEAL_TROOPS, DEAL_TACTICS, SCOUT_ORDER)
+_CLAIMS_AT = (PLAY, DRAW, SCOUT_DRAW, CLAIM)  # nodes where an open claim window offers claims
+_PHASES = _CHANCES + (PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, TRIM, CLAIM, END)
+_DRAWS = ("draw:troops", "draw:tactics")
+_PLAY = [[f"play:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in range(len(NAMES))]
+_CLAIM = [f"claim:{f}" for f in range(FLAGS)]
+
+
+class BattleLineOptions(Options):
+    """Variant options; the defaults are the published game with the expert claim rule."""
+
+    tactics: bool = True  # off: the official no-tactics variant (troops only)
+    claim_timing: Literal["start_of_turn", "after_play"] = "start_of_turn"
+    # The rules are silent on a side left with 4 cards when Mud leaves its flag (1.1 item 5):
+    # the owner discards one of its choice, or the engine discards the card whose loss leaves
+    # the best formation (the latest placed among equals), or the latest placed card.
+    mud_removal: Literal["owner_chooses", "keep_best", "discard_last"] = "owner_chooses"
+    # Not in the rules (1.1 item 7): two turns in a row with a pass and no claim end the game,
+    # drawn, or won by the side with more flags (drawn when equal).
+    double_pass: Literal["draw", "most_flags"] = "draw"
+    series: int = Field(1, ge=1, le=MAX_SERIES)  # games in a match: winner 5, loser its flags
+
+
+class BattleLineState(State):
+    """A Battle Line position (one game of a series); cards are ints of games.battleline.cards."""
+
+    def __init__(self, options: BattleLineOptions):
+        self._o = options
+        self._odump = options.model_dump(mode="json")
+        self._after = options.claim_timing == "after_play"
+        self._phase = DEAL_TROOPS
+        self._game = 0
+        self._points = [0, 0]
+        self._results: list[dict[str, Any]] = []
+        self._idle = 0
+        self._reset(first=0)
+
+    def _reset(self, first: int) -> None:
+        """A fresh board for the next game of the series; the deal is the next chance node."""
+        self._first = self._cur = first
+        self._hands: list[list[int]] = [[], []]  # sorted
+        self._decks: list[list[int]] = [[], []]  # troops, tactics; the top card is last
+        self._sides = [[[], []] for _ in range(FLAGS)]  # per flag, per seat: cards as placed
+        self._placed = [-1] * len(NAMES)  # clock when a card was placed on its side
+        self._fog = [-1] * FLAGS  # seat that played Fog on the flag, or -1
+        self._mud = [-1] * FLAGS
+        self._claimed = [-1] * FLAGS
+        self._disc: list[list[int]] = [[], []]  # face-up discards, per owner
+        self._tac = [0, 0]  # tactics cards played, guile cards included (1.1 item 4)
+        self._leader = [False, False]
+        self._clock = 0
+        self._claiming = self._passed = False
+        self._turn_claims = 0
+        self._idle = 0
+        self._scout_draws = self._returns = 0
+        self._trim: list[list[int]] = []  # [seat, flag] sides to cut to 3 cards, in order
+        self._known_deck: list[set[int]] = [set(), set()]  # deck cards a seat put back (Scout)
+        self._known_hand: list[set[int]] = [set(), set()]  # cards a seat knows the other holds
+        self._events: list[list[Any]] = []  # [seat, public action], this game only
+        self._legal: list[str] | None = None
+        self._claims: tuple[int, list[int]] | None = None  # claimable() of this node
+
+    # -- node kind -------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._phase == END
+
+    def is_chance(self) -> bool:
+        return self._phase in _CHANCES
+
+    def _actor(self) -> int:
+        return self._trim[0][0] if self._phase == TRIM else self._cur
+
+    def current_players(self) -> list[int]:
+        return [] if self._phase in _CHANCES or self._phase == END else [self._actor()]
+
+    # -- chance ----------------------------------------------------------------------------
+    def sample_chance(self, rng: random.Random) -> Any:
+        if self._phase == DEAL_TROOPS:
+            deck = [NAMES[c] for c in TROOPS]
+            rng.shuffle(deck)
+            return deck
+        if self._phase == DEAL_TACTICS:
+            deck = [NAMES[c] for c in TACTICS]
+            rng.shuffle(deck)
+            return deck
+        if self._phase == SCOUT_ORDER:
+            return self._deck_order()
+        raise IllegalAction(f"not a chance node (phase {self._phase})")
+
+    def _deck_order(self) -> dict[str, list[str]]:
+        return {DECK_NAMES[d]: [NAMES[c] for c in reversed(self._decks[d])] for d in (0, 1)}
+
+    def apply_chance(self, outcome: Any) -> None:
+        ph = self._phase
+        if ph == DEAL_TROOPS or ph == DEAL_TACTICS:
+            cards = TROOPS if ph == DEAL_TROOPS else TACTICS
+            order = _permutation(outcome, cards)
+            if ph == DEAL_TROOPS:
+                first, second = self._first, 1 - self._first
+                self._hands[first] = sorted(order[:HAND])
+                self._hands[second] = sorted(order[HAND:2 * HAND])
+                self._decks[TROOP_DECK] = order[2 * HAND:][::-1]
+                if self._o.tactics:
+                    self._phase = DEAL_TACTICS
+                else:
+                    self._start_turn(first)
+            else:
+                self._decks[TACTICS_DECK] = order[::-1]
+                self._start_turn(self._first)
+        elif ph == SCOUT_ORDER:
+            if outcome != self._deck_order():
+                raise IllegalAction(
+                    "after a Scout the decks are as they were with the returned cards on top: "
+                    f"expected {self._deck_order()!r}, got {outcome!r}")
+            self._end_turn()
+        else:
+            raise IllegalAction(f"not a chance node (phase {ph})")
+        self._settle()
+
+    # -- decisions -------------------------------------------------------------------------
+    def legal_actions(self, player: int) -> list[str]:
+        if self._phase in _CHANCES or self._phase == END or player != self._actor():
+            return []
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[str]:
+        ph, p = self._phase, self._cur
+        out = [_CLAIM[f] for f in self.claimable(p)] if self._claiming and ph in _CLAIMS_AT else []
+        if ph == PLAY:
+            out += self._plays(p)
+        elif ph == DRAW or ph == SCOUT_DRAW:
+            out += [_DRAWS[d] for d in (0, 1) if self._decks[d]]
+        elif ph == CLAIM:
+            out.append("done")
+        elif ph == SCOUT_RETURN:
+            out += ["return:" + NAMES[c] for c in self._hands[p]]
+        elif ph == TRIM:
+            seat, f = self._trim[0]
+            out += ["discard:" + NAMES[c] for c in self._sides[f][seat]]
+        return sorted(set(out))
+
+    def _plays(self, p: int) -> list[str]:
+        o, sides, claimed = 1 - p, self._sides, self._claimed
+        free = [f for f in range(FLAGS) if claimed[f] < 0]
+        open_ = [f for f in free if len(sides[f][p]) < self._need(f)]
+        hand = self._hands[p]
+        out = [_PLAY[c][f] for c in hand if c < N_TROOPS for f in open_]
+        troop_playable = bool(out)
+        # 1.1 "Tactics-play restriction": never more than one tactics card ahead of the opponent.
+        if self._tac[p] <= self._tac[o]:
+            for c in hand:
+                if c < N_TROOPS:
+                    continue
+                if c in MORALE:
+                    if c not in LEADERS or not self._leader[p]:  # 1.1 item 3: one Leader each
+                        out += [_PLAY[c][f] for f in open_]
+                elif c in ENVIRONMENT:
+                    out += [_PLAY[c][f] for f in free]  # 1.1 item 8: unclaimed flags only
+                elif c == SCOUT:
+                    if self._decks[0] or self._decks[1]:
+                        out.append("play:scout")
+                elif c == REDEPLOY:
+                    out += self._redeploys(p, free)
+                elif c == DESERTER:
+                    out += ["play:deserter:" + NAMES[x] for f in free for x in self._owned(f, o)]
+                elif c == TRAITOR:
+                    # 1.1 item 8: troops only, never a Leader, the Cavalry or the Shield Bearers.
+                    for f in free:
+                        for x in sides[f][o]:
+                            if x < N_TROOPS:
+                                out += [f"play:traitor:{NAMES[x]}:{g}" for g in open_]
+        if not troop_playable:
+            out.append("pass")  # 1.1 "Passing": only when no troop card can be played
+        return out
+
+    def _redeploys(self, p: int, free: list[int]) -> list[str]:
+        out = []
+        for f in free:
+            for x in self._owned(f, p):
+                head = "play:redeploy:" + NAMES[x] + ":"
+                out.append(head + "discard")
+                for g in free:
+                    if g != f and (x in ENVIRONMENT or len(self._sides[g][p]) < self._need(g)):
+                        out.append(head + str(g))
+        return out
+
+    def _owned(self, f: int, seat: int) -> list[int]:
+        """Cards of `seat` at flag f: its side, and the environment cards it played there."""
+        cards = list(self._sides[f][seat])
+        if self._fog[f] == seat:
+            cards.append(FOG)
+        if self._mud[f] == seat:
+            cards.append(MUD)
+        return cards
+
+    def default_action(self, player: int) -> str:
+        """Pass or end the turn where allowed, else the first legal action that is not a claim."""
+        legal = self.legal_actions(player)
+        for action in ("pass", "done"):
+            if action in legal:
+                return action
+        rest = [a for a in legal if not a.startswith("claim:")]
+        return rest[0] if rest else (legal[0] if legal else "")
+
+    def why_illegal(self, player: int, action: str) -> str | None:
+        if player not in self.current_players():
+            return f"player {player} is not to act"
+        if action in self.legal_actions(player):
+            return None
+        p, parts = player, action.split(":")
+        if action == "pass" and self._phase == PLAY:
+            return "a pass is allowed only when no troop card can be played"
+        if parts[0] == "play" and len(parts) > 1 and parts[1] in CARD_OF:
+            card = CARD_OF[parts[1]]
+            if card not in self._hands[p]:
+                return f"{parts[1]} is not in the hand"
+            if card >= N_TROOPS and self._tac[p] > self._tac[1 - p]:
+                return "a tactics card is allowed only when not ahead of the opponent in tactics"
+            if card in LEADERS and self._leader[p]:
+                return "each player may play only one Leader"
+        if parts[0] == "claim":
+            return "no proof: the flag is claimed, the side incomplete, or it can still be beaten"
+        return f"not a legal action in phase {self._phase}"
+
+    def apply_actions(self, actions: dict[int, str]) -> None:
+        if self._phase in _CHANCES or self._phase == END:
+            raise IllegalAction(f"no decision to make at this node (phase {self._phase})")
+        p = self._actor()
+        if not isinstance(actions, dict) or len(actions) != 1 or p not in actions:
+            raise IllegalAction(f"expected exactly one action, from player {p}; got {actions!r}")
+        action = actions[p]
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if action not in self._legal:
+            raise IllegalAction(f"player {p}: illegal action {action!r} in phase {self._phase}")
+        self.apply_action(action)
+
+    def apply_action(self, action: str) -> None:
+        """Apply a legal action of the player to act (callers have checked legality)."""
+        self._changed()
+        p, parts = self._actor(), action.split(":")
+        verb = parts[0]
+        if verb == "claim":
+            self._claim(p, int(parts[1]))
+        elif verb == "play":
+            self._play(p, parts, action)
+        elif verb == "pass":
+            self._passed, self._claiming = True, False
+            self._events.append([p, action])
+            self._after_play()
+        elif verb == "draw":
+            self._draw(p, DECK_NAMES.index(parts[1]))
+        elif verb == "return":
+            self._return(p, CARD_OF[parts[1]])
+        elif verb == "discard":
+            self._trim_one(p, CARD_OF[parts[1]])
+        else:  # done
+            self._events.append([p, action])
+            self._end_turn()
+        self._settle()
+
+    # -- turn flow -------------------------------------------------------------------------
+    def _start_turn(self, p: int) -> None:
+        self._cur, self._phase = p, PLAY
+        self._claiming = not self._after
+        self._passed, self._turn_claims = False, 0
+
+    def _after_play(self) -> None:
+        self._claiming = self._after
+        self._phase = CLAIM if self._passed else DRAW
+
+    def _end_turn(self) -> None:
+        # Two turns in a row with a pass and no claim end the game (option double_pass).
+        self._idle = self._idle + 1 if self._passed and not self._turn_claims else 0
+        if self._idle >= 2:
+            flags = [self._claimed.count(0), self._claimed.count(1)]
+            winner = None
+            if self._o.double_pass == "most_flags" and flags[0] != flags[1]:
+                winner = 0 if flags[0] > flags[1] else 1
+            self._end_game(winner, "double pass")
+        else:
+            self._start_turn(1 - self._cur)
+
+    def _settle(self) -> None:
+        """Resolve nodes with nothing to decide: forced draws, empty claim windows, turn ends."""
+        while True:
+            self._changed()
+            ph = self._phase
+            if ph == DRAW or ph == SCOUT_DRAW:
+                if ph == SCOUT_DRAW and self._scout_draws == 0:
+                    self._phase = SCOUT_RETURN
+                    # A Scout never leaves more than 7 cards (nor returns more than 2): with
+                    # fewer than 3 cards left it returns fewer (as rezder's engine does).
+                    self._returns = max(0, min(2, len(self._hands[self._cur]) - HAND))
+                    continue
+                decks = [d for d in (0, 1) if self._decks[d]]
+                claims = self._claiming and bool(self.claimable(self._cur))
+                if not decks:
+                    if ph == SCOUT_DRAW:
+                        self._scout_draws = 0
+                    elif claims:
+                        self._phase = CLAIM
+                        return
+                    else:
+                        self._end_turn()
+                    continue
+                if len(decks) == 1 and not claims:
+                    self._draw(self._cur, decks[0])  # 1.1 "Turn": one deck empty, the other
+                    continue
+                return
+            if ph == SCOUT_RETURN:
+                if self._returns == 0:
+                    self._phase = SCOUT_ORDER
+                return
+            if ph == CLAIM:
+                if self._claiming and self.claimable(self._cur):
+                    return
+                self._end_turn()
+                continue
+            return
+
+    def _need(self, f: int) -> int:
+        return 4 if self._mud[f] >= 0 else 3  # 1.1 "Mud": formations of 4 cards
+
+    # -- claims ----------------------------------------------------------------------------
+    def claimable(self, p: int) -> list[int]:
+        """Flags `p` could claim now, with proof from visible troops only (1.1 "Claiming").
+
+        Needs a complete side. Against a complete side the stronger formation wins, equal ones
+        going to the side completed first; against an incomplete side no completion from the
+        unseen troops (both hands and the troop deck: the claimant's hand counts as unseen,
+        1.1 item 2) may beat it. A later completion of an equal formation loses the tie, and
+        unplayed tactics are ignored."""
+        cached = self._claims
+        if cached is not None and cached[0] == p:
+            return list(cached[1])
+        o, sides, out = 1 - p, self._sides, []
+        pool = None
+        for f in range(FLAGS):
+            if self._claimed[f] >= 0:
+                continue
+            mine, theirs, need = sides[f][p], sides[f][o], 3 if self._mud[f] < 0 else 4
+            if len(mine) < need:
+                continue
+            fog = self._fog[f] >= 0
+            mine_score = score(mine, need, fog)
+            if len(theirs) >= need:
+                theirs_score = score(theirs, need, fog)
+                if mine_score > theirs_score or (
+                        mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
+                    out.append(f)
+            else:
+                if pool is None:
+                    pool = Pool([c for h in self._hands for c in h if c < N_TROOPS] + self._decks[0])
+                if best(theirs, need, fog, pool, floor=mine_score) == IMPOSSIBLE:
+                    out.append(f)
+        self._claims = (p, out)
+        return list(out)
+
+    def unseen_troops(self) -> list[int]:
+        """Troops in no one's sight on the table: both hands and the troop deck, sorted."""
+        return sorted([c for h in self._hands for c in h if c < N_TROOPS] + self._decks[0])
+
+    def _changed(self) -> None:
+        self._legal = self._claims = None
+
+    def _stamp(self, cards: list[int]) -> int:
+        """When the side's formation was completed: the clock of its latest card."""
+        return max(self._placed[c] for c in cards)
+
+    def _claim(self, p: int, f: int) -> None:
+        self._claimed[f] = p
+        self._turn_claims += 1
+        self._events.append([p, _CLAIM[f]])
+        mine = self._claimed
+        # 1.1 "Win": any 5 flags (envelopment) or 3 adjacent (breakthrough).
+        if any(mine[i] == mine[i + 1] == mine[i + 2] == p for i in range(FLAGS - 2)):
+            self._end_game(p, "breakthrough")
+        elif mine.count(p) >= 5:
+            self._end_game(p, "envelopment")
+
+    def _end_game(self, winner: int | None, how: str) -> None:
+        flags = [self._claimed.count(0), self._claimed.count(1)]
+        # 1.1 "Series scoring": the winner scores 5, the loser the flags it won.
+        gained = [5 if winner == s else flags[s] for s in (0, 1)]
+        self._points = [self._points[s] + gained[s] for s in (0, 1)]
+        self._results = self._results + [
+            {"winner": winner, "how": how, "flags": flags, "points": gained, "first": self._first}]
+        self._game += 1
+        if self._game < self._o.series:
+            self._reset(first=self._game % 2)  # ours: the first move alternates between games
+            self._phase = DEAL_TROOPS
+        else:
+            self._phase = END
+
+    # -- playing cards ---------------------------------------------------------------------
+    def _place(self, p: int, f: int, card: int) -> None:
+        self._clock += 1
+        self._placed[card] = self._clock
+        self._sides[f][p].append(card)
+
+    def _lift(self, card: int) -> tuple[int, int]:
+        """Take a card off the board; returns (flag, seat of the side or -1 for Fog/Mud)."""
+        if card == FOG or card == MUD:
+            env = self._fog if card == FOG else self._mud
+            f = next(f for f in range(FLAGS) if env[f] >= 0)
+            env[f] = -1
+            return f, -1
+        for f in range(FLAGS):
+            for s in (0, 1):
+                if card in self._sides[f][s]:
+                    self._sides[f][s].remove(card)
+                    self._placed[card] = -1
+                    return f, s
+        raise AssertionError(f"{NAMES[card]} is not on the board")
+
+    def _play(self, p: int, parts: list[str], action: str) -> None:
+        o, card = 1 - p, CARD_OF[parts[1]]
+        self._claiming = False  # reopened after the play under claim_timing="after_play"
+        self._hands[p].remove(card)
+        self._known_hand[o].discard(card)
+        self._events.append([p, action])
+        if card >= N_TROOPS:
+            self._tac[p] += 1
+        if card in GUILE:
+            self._disc[p].append(card)
+        mud_left = -1
+        if card == SCOUT:
+            self._claiming, self._phase, self._scout_draws = self._after, SCOUT_DRAW, 3
+            return
+        if card == REDEPLOY:
+            moved = CARD_OF[parts[2]]
+            f, _ = self._lift(moved)
+            if moved == MUD:
+                mud_left = f
+            if parts[3] == "discard":
+                self._disc[p].append(moved)
+            elif moved in ENVIRONMENT:
+                (self._fog if moved == FOG else self._mud)[int(parts[3])] = p
+            else:
+                self._place(p, int(parts[3]), moved)
+        elif card == DESERTER:
+            gone = CARD_OF[parts[2]]
+            f, _ = self._lift(gone)
+            self._disc[o].append(gone)
+            if gone == MUD:
+                mud_left = f
+        elif card == TRAITOR:
+            taken = CARD_OF[parts[2]]
+            self._lift(taken)
+            self._place(p, int(parts[3]), taken)
+        elif card in ENVIRONMENT:
+            (self._fog if card == FOG else self._mud)[int(parts[2])] = p
+        else:
+            if card in LEADERS:
+                self._leader[p] = True
+            self._place(p, int(parts[2]), card)
+        if mud_left >= 0:
+            self._mud_removed(p, mud_left)
+        if not self._trim:
+            self._after_play()
+
+    def _mud_removed(self, p: int, f: int) -> None:
+        """Mud left flag f: every side with 4 cards gives one up (option mud_removal, 1.1 item 5)."""
+        if self._mud[f] >= 0:
+            return  # cannot happen with one Mud card; kept for hand-made positions
+        policy = self._o.mud_removal
+        for seat in (p, 1 - p):
+            side = self._sides[f][seat]
+            if len(side) <= 3:
+                continue
+            if policy == "owner_chooses":
+                self._trim.append([seat, f])
+                continue
+            if policy == "discard_last":
+                gone = max(side, key=lambda c: self._placed[c])
+            else:  # keep_best: the loss that leaves the best formation, the latest card if equal
+                fog = self._fog[f] >= 0
+                gone = max(side, key=lambda c: (score([x for x in side if x != c], 3, fog),
+                                                self._placed[c]))
+            self._lift(gone)
+            self._disc[seat].append(gone)
+        if self._trim:
+            self._phase = TRIM
+
+    def _trim_one(self, seat: int, card: int) -> None:
+        self._lift(card)
+        self._disc[seat].append(card)
+        self._events.append([seat, "discard:" + NAMES[card]])
+        self._trim.pop(0)
+        if not self._trim:
+            self._after_play()
+
+    def _draw(self, p: int, d: int) -> None:
+        card = self._decks[d].pop()
+        insort(self._hands[p], card)
+        for seat in (0, 1):
+            if card in self._known_deck[seat]:
+                self._known_deck[seat].discard(card)
+                if seat != p:
+                    self._known_hand[seat].add(card)  # what Scout showed it is now in p's hand
+        self._events.append([p, _DRAWS[d]])
+        if self._phase == SCOUT_DRAW:
+            self._scout_draws -= 1
+            self._claiming = False
+        else:
+            self._end_turn()
+
+    def _return(self, p: int, card: int) -> None:
+        # 1.1 "Scout": put cards from the hand face down on top of their own decks.
+        self._hands[p].remove(card)
+        d = deck_of(card)
+        self._decks[d].append(card)
+        self._known_deck[p].add(card)
+        self._known_hand[1 - p].discard(card)
+        self._events.append([p, "return:" + DECK_NAMES[d]])  # the others see only the back
+        self._returns -= 1
+
+    # -- information -----------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        """The board, own hand, what Scout showed `player`, and the public history."""
+        p, o = player, 1 - player
+        theirs = self._hands[o]
+        n_troops = sum(1 for c in theirs if c < N_TROOPS)
+        return {
+            "me": p,
+            "game": self._game,
+            "series": self._o.series,
+            "points": list(self._points),
+            "results": [dict(r) for r in self._results],
+            "first": self._first,
+            "phase": self._phase,
+            "to_act": self._actor() if self.current_players() else None,
+            "claiming": self._claiming,
+            "hand": [NAMES[c] for c in self._hands[p]],
+            "opponent_hand": {"troops": n_troops, "tactics": len(theirs) - n_troops,
+                              "known": _names(self._known_hand[p])},
+            "decks": {DECK_NAMES[d]: len(self._decks[d]) for d in (0, 1)},
+            "deck_known": self._deck_knowledge(p, names=True),
+            "opponent_deck_known": self._deck_knowledge(o, names=False),
+            "opponent_knows": _names(self._known_hand[o]),  # which of my cards it saw (Scout)
+            "flags": [self._flag_view(f) for f in range(FLAGS)],
+            "discards": [[NAMES[c] for c in pile] for pile in self._disc],
+            "tactics_played": list(self._tac),
+            "leader_played": list(self._leader),
+            "scout": {"draws_left": self._scout_draws, "returns_left": self._returns},
+            "mud_trim": [list(t) for t in self._trim],
+            "idle_turns": self._idle,
+            "history": [list(e) for e in self._events],
+        }
+
+    def _deck_knowledge(self, seat: int, names: bool) -> dict[str, list[Any]]:
+        """Depths (0 = top) of the deck cards `seat` put back, with their names if asked."""
+        out: dict[str, list[Any]] = {}
+        for d in (0, 1):
+            deck, known = self._decks[d], self._known_deck[seat]
+            top = len(deck) - 1
+            out[DECK_NAMES[d]] = [[top - i, NAMES[c]] if names else top - i
+                                  for i in range(top, -1, -1) if deck[i] in known]
+        return out
+
+    def _flag_view(self, f: int) -> dict[str, Any]:
+        need, fog = self._need(f), self._fog[f] >= 0
+        sides = self._sides[f]
+        return {
+            "claimed": None if self._claimed[f] < 0 else self._claimed[f],
+            "fog": None if self._fog[f] < 0 else self._fog[f],
+            "mud": None if self._mud[f] < 0 else self._mud[f],
+            "cards": [[NAMES[c] for c in side] for side in sides],
+            "score": [score(side, need, fog) if len(side) == need else None for side in sides],
+            "completed": [self._stamp(side) if len(side) >= need else None for side in sides],
+        }
+
+    def resample_hidden(self, player: int, rng: random.Random) -> BattleLineState:
+        """Redraw the opponent's hand and both deck orders, keeping what `player` knows.
+
+        Kept: the opponent's count of troops and of tactics (draws are public), the cards
+        `player` put back with Scout (at their depths, or in the opponent's hand once drawn).
+        The opponent's own Scout knowledge keeps its depths and takes the redrawn cards."""
+        new = self.clone()
+        if self._phase == DEAL_TROOPS:
+            return new
+        p, o = player, 1 - player
+        hand, known_p = self._hands[o], self._known_hand[p] | self._known_deck[p]
+        for is_troop in (True, False):
+            slots: list[tuple[int, int]] = []  # (place, index): place 2 = opponent hand
+            pool: list[int] = []
+            for i, c in enumerate(hand):
+                if (c < N_TROOPS) == is_troop and c not in known_p:
+                    slots.append((2, i))
+                    pool.append(c)
+            d = TROOP_DECK if is_troop else TACTICS_DECK
+            for i, c in enumerate(self._decks[d]):
+                if c not in known_p:
+                    slots.append((d, i))
+                    pool.append(c)
+            rng.shuffle(pool)
+            new_hand, new_deck = new._hands[o], new._decks[d]
+            for (place, i), c in zip(slots, pool):
+                (new_hand if place == 2 else new_deck)[i] = c
+        new._hands[o] = sorted(new._hands[o])
+        # The opponent's deck knowledge follows positions; its cards are redrawn too.
+        new._known_deck[o] = {new._decks[d][i] for d in (0, 1) for i, c in enumerate(self._decks[d])
+                              if c in self._known_deck[o]}
+        new._known_deck[p] = set(self._known_deck[p])
+        return new
+
+    def outcome(self) -> Outcome:
+        if self._phase != END:
+            raise ValueError("the game is not over")
+        pts = self._points
+        if pts[0] == pts[1]:
+            returns, winners, ranks = (0.5, 0.5), (), (1.5, 1.5)
+        else:
+            w = 0 if pts[0] > pts[1] else 1
+            returns = (1.0, 0.0) if w == 0 else (0.0, 1.0)
+            winners, ranks = (w,), ((1.0, 2.0) if w == 0 else (2.0, 1.0))
+        last = self._results[-1]
+        if self._o.series == 1:
+            summary = (f"seat {last['winner']} wins by {last['how']}" if last["winner"] is not None
+                       else f"drawn by {last['how']}") + f", flags {last['flags'][0]}-{last['flags'][1]}"
+        else:
+            summary = f"match of {self._o.series} games, points {pts[0]}-{pts[1]}"
+        return Outcome(returns=returns, winners=winners, summary=summary, ranks=ranks,
+                       extra={"points": list(pts), "games": [dict(r) for r in self._results]})
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "options": dict(self._odump),
+            "phase": self._phase,
+            "game": self._game,
+            "points": list(self._points),
+            "results": [dict(r, flags=list(r["flags"]), points=list(r["points"]))
+                        for r in self._results],
+            "first": self._first,
+            "current": self._cur,
+            "hands": [[NAMES[c] for c in h] for h in self._hands],
+            "decks": self._deck_order(),
+            "flags": [{"claimed": self._claimed[f], "fog": self._fog[f], "mud": self._mud[f],
+                       "sides": [[[NAMES[c], self._placed[c]] for c in side]
+                                 for side in self._sides[f]]} for f in range(FLAGS)],
+            "discards": [[NAMES[c] for c in pile] for pile in self._disc],
+            "tactics_played": list(self._tac),
+            "leader_played": list(self._leader),
+            "clock": self._clock,
+            "claiming": self._claiming,
+            "passed": self._passed,
+            "turn_claims": self._turn_claims,
+            "idle": self._idle,
+            "scout_draws": self._scout_draws,
+            "returns": self._returns,
+            "trim": [list(t) for t in self._trim],
+            "known_deck": [_names(k) for k in self._known_deck],
+            "known_hand": [_names(k) for k in self._known_hand],
+            "events": [list(e) for e in self._events],
+        }
+
+    def clone(self) -> BattleLineState:
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._hands = [list(h) for h in self._hands]
+        new._decks = [list(d) for d in self._decks]
+        new._sides = [[list(s[0]), list(s[1])] for s in self._sides]
+        new._placed = list(self._placed)
+        new._fog, new._mud, new._claimed = list(self._fog), list(self._mud), list(self._claimed)
+        new._disc = [list(d) for d in self._disc]
+        new._tac, new._leader, new._points = list(self._tac), list(self._leader), list(self._points)
+        new._trim = [list(t) for t in self._trim]
+        new._known_deck = [set(k) for k in self._known_deck]
+        new._known_hand = [set(k) for k in self._known_hand]
+        new._events = list(self._events)  # events are never mutated once appended
+        return new  # results: replaced, never mutated
+
+    def render(self) -> str:
+        turn = "over" if self._phase == END else (
+            "chance" if self._phase in _CHANCES else f"seat {self._actor()} to act ({self._phase})")
+        lines = [f"Battle Line, game {min(self._game + 1, self._o.series)} of {self._o.series}, "
+                 f"{turn}; points {self._points[0]}-{self._points[1]}; decks: troops "
+                 f"{len(self._decks[0])}, tactics {len(self._decks[1])}; tactics played "
+                 f"{self._tac[0]}-{self._tac[1]}"]
+        for f in range(FLAGS):
+            need, fog = self._need(f), self._fog[f] >= 0
+            cells = []
+            for s in (0, 1):
+                side = self._sides[f][s]
+                text = " ".join(NAMES[c] for c in side) or "."
+                if len(side) == need:
+                    sc = score(side, need, fog)
+                    text += f" ({rank_of(sc)} {sc % 100})"
+                cells.append(text)
+            env = "".join(x for x, on in (("F", fog), ("M", self._mud[f] >= 0)) if on) or "-"
+            mark = {-1: "  ", 0: "<<", 1: ">>"}[self._claimed[f]]
+            lines.append(f"  {cells[0]:>28} {mark} flag {f} [{env:>2}] {mark} {cells[1]}")
+        for s in (0, 1):
+            lines.append(f"  seat {s} hand: {' '.join(NAMES[c] for c in self._hands[s])}")
+        return "\n".join(lines)
+
+
+class BattleLine(Game):
+    """Battle Line for two, with the ten tactics cards (or without), claims proved on the table."""
+
+    name = "battleline"
+    options_model = BattleLineOptions
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION})
+    min_return = 0.0
+    max_return = 1.0  # the match result: 1 win, 0.5 draw, 0 loss (points in Outcome.extra)
+    # Per game at most: 2 deals; 72 plays (70 cards, 2 of them back via Scout); 58 draws;
+    # 2 returns and 1 deck-order node; 9 claims; 2 Mud discards; and per turn at most one pass
+    # or `done` beyond those (165 turns); rounded up.
+    max_steps = 500 * MAX_SERIES
+
+    def num_players(self, options: BattleLineOptions) -> int:
+        return 2
+
+    def new_initial_state(self, options: BattleLineOptions | dict | None = None) -> BattleLineState:
+        if not isinstance(options, BattleLineOptions):
+            options = self.options(options)
+        return BattleLineState(options)
+
+    def state_from_json(self, data: dict[str, Any]) -> BattleLineState:
+        state = BattleLineState(self.options(data["options"]))
+        if data["phase"] not in _PHASES:
+            raise ValueError(f"unknown phase {data['phase']!r}")
+        state._phase = data["phase"]
+        state._game = int(data["game"])
+        state._points = [int(x) for x in data["points"]]
+        state._results = [dict(r, flags=list(r["flags"]), points=list(r["points"]))
+                          for r in data["results"]]
+        state._first, state._cur = int(data["first"]), int(data["current"])
+        state._hands = [sorted(CARD_OF[c] for c in h) for h in data["hands"]]
+        state._decks = [[CARD_OF[c] for c in reversed(data["decks"][DECK_NAMES[d]])]
+                        for d in (0, 1)]
+        for f, flag in enumerate(data["flags"]):
+            state._claimed[f], state._fog[f], state._mud[f] = (
+                int(flag["claimed"]), int(flag["fog"]), int(flag["mud"]))
+            for s in (0, 1):
+                for name, placed in flag["sides"][s]:
+                    state._sides[f][s].append(CARD_OF[name])
+                    state._placed[CARD_OF[name]] = int(placed)
+        state._disc = [[CARD_OF[c] for c in pile] for pile in data["discards"]]
+        state._tac = [int(x) for x in data["tactics_played"]]
+        state._leader = [bool(x) for x in data["leader_played"]]
+        state._clock = int(data["clock"])
+        state._claiming, state._passed = bool(data["claiming"]), bool(data["passed"])
+        state._turn_claims, state._idle = int(data["turn_claims"]), int(data["idle"])
+        state._scout_draws, state._returns = int(data["scout_draws"]), int(data["returns"])
+        state._trim = [[int(a), int(b)] for a, b in data["trim"]]
+        state._known_deck = [{CARD_OF[c] for c in k} for k in data["known_deck"]]
+        state._known_hand = [{CARD_OF[c] for c in k} for k in data["known_hand"]]
+        state._events = [[int(s), str(a)] for s, a in data["events"]]
+        return state
+
+
+def _names(cards: set[int]) -> list[str]:
+    return [NAMES[c] for c in sorted(cards)]
+
+
+def _permutation(outcome: Any, cards: tuple[int, ...]) -> list[int]:
+    """The outcome as card ints if it is an ordering of exactly `cards`, else IllegalAction."""
+    if not isinstance(outcome, list) or len(outcome) != len(cards):
+        raise IllegalAction(f"a shuffle is a list of the {len(cards)} card names, got {outcome!r}")
+    try:
+        order = [CARD_OF[c] for c in outcome]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"shuffle {outcome!r} names an unknown card") from None
+    if sorted(order) != list(cards):
+        raise IllegalAction("the shuffle is not a permutation of the deck")
+    return order
