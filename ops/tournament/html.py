@@ -60,9 +60,27 @@ def format_html(report: dict[str, Any], title: str = "detente tournament") -> st
 <h1>{html.escape(title)}</h1>
 <p>{report['games']:,} games recorded; {report['games_with_agent_errors']} with agent errors. Intervals are 95%.</p>
 <table><tr><th>agent</th><th>games</th><th>mean score</th><th>mean rank</th><th>win rate</th><th>rating mu / sigma</th></tr>{rows}</table>
+{_teams(report.get("teams") or [])}
 <h2>Rank distribution</h2><div>{bars}</div>
 <h2>Rating over games</h2>{_rating_lines(report['rating_history'], labels)}
 <h2>Head to head</h2><p>Share of meetings in which the row agent ranked ahead of the column agent (ties count half).</p>
 <table><tr><th></th>{''.join(f'<th>{html.escape(l)}</th>' for l in labels)}</tr>{h2h_rows}</table>
 </body></html>
 """
+
+
+def _teams(teams: list[dict[str, Any]]) -> str:
+    """The team table (partnerships, sides): win rate with its Wilson interval, per team position."""
+    if not teams:
+        return ""
+    positions = sorted({pos for t in teams for pos in t["by_position"]}, key=int)
+    head = "".join(f"<th>as team {html.escape(p)}</th>" for p in positions)
+    rows = "".join(
+        f"<tr><td>{html.escape(t['team'])}</td><td>{t['games']}</td>"
+        f"<td>{_fmt(t['win_rate'])} [{_fmt(t['win_rate_ci'][0])}, {_fmt(t['win_rate_ci'][1])}]</td>"
+        + "".join(f"<td>{_fmt(t['by_position'][p]['win_rate'])} ({t['by_position'][p]['games']})</td>"
+                  if p in t["by_position"] else "<td>-</td>" for p in positions) + "</tr>"
+        for t in teams)
+    return (f"<h2>Teams</h2><p>A team is named by its seats' labels. Win rate with its 95% Wilson interval.</p>"
+            f"<table><tr><th>team</th><th>games</th><th>win rate</th>{head}</tr>{rows}</table>")
+

@@ -60,25 +60,30 @@ def _block(rows: list[tuple]) -> dict[str, Any]:
     }
 
 
-def ratings(games: list[tuple[str, list[str], list[float]]]) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
-    """openskill (Plackett-Luce) ratings per label, rating every game in game-id order.
+def ratings(games: list[tuple[str, list[list[str]], list[float]]]) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
+    """openskill (Plackett-Luce) team ratings per label, rating every game in game-id order.
 
-    Each seat is a team of one; several seats with the same label in one game are rated as
-    separate players of one shared rating (their updates are averaged into it)."""
+    A game is its teams (each a list of seat labels: a team of one where every seat plays for
+    itself) and one rank per team. Several seats with the same label in one game are rated as
+    separate players of one shared rating (their updates are averaged into it). A game of one
+    team (a cooperative game) rates nobody."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     state: dict[str, Any] = {}
     history: list[dict[str, Any]] = []
-    for index, (gid, labels, ranks) in enumerate(games):
-        teams = [[state.setdefault(label, model.rating(name=label))] for label in labels]
+    for index, (gid, team_labels, ranks) in enumerate(games):
+        if len(team_labels) < 2:
+            continue
+        teams = [[state.setdefault(label, model.rating(name=label)) for label in team] for team in team_labels]
         rated = model.rate(teams, ranks=ranks)
         sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
-        for label, [player] in zip(labels, rated):
-            acc = sums[label]
-            acc[0] += player.mu
-            acc[1] += player.sigma
-            acc[2] += 1
+        for labels, players in zip(team_labels, rated):
+            for label, player in zip(labels, players):
+                acc = sums[label]
+                acc[0] += player.mu
+                acc[1] += player.sigma
+                acc[2] += 1
         for label, (mu, sigma, n) in sorted(sums.items()):
             state[label] = model.rating(mu=mu / n, sigma=sigma / n, name=label)
         if index % max(1, len(games) // 200) == 0 or index == len(games) - 1:
@@ -109,8 +114,9 @@ def build_report(store: Store) -> dict[str, Any]:
         if role:
             by_role[(label, role)].append(row)
         per_game[gid].append((label, rank))
-    games_for_rating = [(gid, [l for l, _ in seats], [r for _, r in seats]) for gid, seats in sorted(per_game.items())]
-    table, history = ratings(games_for_rating)
+    team_rows = _team_rows(db)
+    table, history = ratings([(gid, [labels for labels, _, _, _ in teams], [rank for _, rank, _, _ in teams])
+                              for gid, teams in team_rows])
     h2h: dict[str, dict[str, dict[str, Any]]] = {}
     pair_counts: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
     for seats in per_game.values():
@@ -135,6 +141,7 @@ def build_report(store: Store) -> dict[str, Any]:
     failures = db.execute("select count(*) from games where errors > 0").fetchone()[0]
     stats = db.execute("select avg(nbytes), avg(steps), avg(duration_ms) from games").fetchone()
     return {
+        "teams": _team_blocks(team_rows),
         "games": total,
         "games_with_agent_errors": failures,
         "mean_log_bytes": stats[0],
@@ -144,6 +151,43 @@ def build_report(store: Store) -> dict[str, Any]:
         "head_to_head": h2h,
         "rating_history": history,
     }
+
+
+def _team_rows(db: Any) -> list[tuple[str, list[tuple[list[str], float, bool, int]]]]:
+    """Per game in game-id order: each team as (seat labels, rank, won, position)."""
+    out = []
+    rows = db.execute("select game_id, seats, ranks, winners, teams from games order by game_id").fetchall()
+    for gid, seats, ranks, winners, teams in rows:
+        teams = teams or [[s] for s in range(len(seats))]  # a store older than teams: seats on their own
+        out.append((gid, [([seats[s] for s in team], min(ranks[s] for s in team), any(s in winners for s in team), pos)
+                          for pos, team in enumerate(teams)]))
+    return out
+
+
+def _team_blocks(team_rows: list[tuple[str, list[tuple[list[str], float, bool, int]]]]) -> list[dict[str, Any]]:
+    """Win rates (Wilson intervals) of each team make-up (its labels joined by '+'), overall and by
+    team position; empty when every team is a single seat (the per-agent table says it all)."""
+    if all(len(labels) == 1 for _, teams in team_rows for labels, _, _, _ in teams):
+        return []
+    by_team: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+    by_position: dict[tuple[str, int], list[tuple[float, bool]]] = defaultdict(list)
+    for _, teams in team_rows:
+        for labels, rank, won, pos in teams:
+            key = "+".join(sorted(set(labels)))
+            by_team[key].append((rank, won))
+            by_position[(key, pos)].append((rank, won))
+    out = []
+    for key, rows in sorted(by_team.items()):
+        wins = sum(won for _, won in rows)
+        rate, lo, hi = wilson(wins, len(rows))
+        positions = {}
+        for (k, pos), prow in sorted(by_position.items()):
+            if k == key:
+                p_rate, p_lo, p_hi = wilson(sum(w for _, w in prow), len(prow))
+                positions[str(pos)] = {"games": len(prow), "win_rate": p_rate, "win_rate_ci": [p_lo, p_hi]}
+        out.append({"team": key, "games": len(rows), "wins": wins, "win_rate": rate, "win_rate_ci": [lo, hi],
+                    "mean_rank": sum(r for r, _ in rows) / len(rows), "by_position": positions})
+    return out
 
 
 def _histogram(ranks: list[float]) -> dict[str, int]:
@@ -175,6 +219,11 @@ def format_text(report: dict[str, Any]) -> str:
             for a in report["agents"]:
                 cells = ", ".join(f"{k}: {b['win_rate']:.3f} ({b['games']})" for k, b in a[key].items())
                 lines.append(f"  {a['agent']:<16} {cells}")
+    if report.get("teams"):
+        lines += ["", "teams: win rate [95% Wilson CI] (games); by team position"]
+        for t in report["teams"]:
+            cells = ", ".join(f"{pos}: {b['win_rate']:.3f} ({b['games']})" for pos, b in t["by_position"].items())
+            lines.append(f"  {t['team']:<24} {_ci(t, 'win_rate')} ({t['games']}); {cells}")
     if report["head_to_head"]:
         labels = sorted(report["head_to_head"])
         lines += ["", "head to head: share of meetings ranked ahead (ties count half), row vs column"]

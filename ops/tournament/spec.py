@@ -14,10 +14,14 @@
     # storage knobs (may change when a run is resumed): batch = 50 games per runner call,
     # segment_mib = 64, fsync = false, compress = true (each game one zlib-packed frame)
 
-Seating: `rotate` rotates the seat list by one each game, so every entry plays every seat equally
-often over each block of `players` games; `permute_deal` does the same but keeps the game seed (so
-the deal, the dice, the roles) fixed within each block: the same deal replayed with seats permuted;
-`fixed` keeps the lineup's order.
+Seating: `rotate` rotates the seats each game, so every entry plays every seat equally often over
+each block of `players` games; `permute_deal` does the same but keeps the game seed (so the deal,
+the dice, the roles) fixed within each block: the same deal replayed with seats permuted; `fixed`
+keeps the lineup's order. The lineup fills the seats in seat order. Where the game has teams
+(`Game.teams`: partnership Dominoes' (0, 2) and (1, 3)) rotation moves whole teams: game i shifts
+the teams by i and, every `teams` games, the seats within each team, so partners stay partners
+(a lineup `a, b, a, b` keeps both a's together) and every entry holds every team and seat equally
+often over a block. Entries may repeat a label when they are the same agent with the same options.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from actors.match import game_options
 from actors.placement import RUNTIMES
-from actors.registry import AGENTS, AgentSpec, build_player
+from actors.registry import AgentSpec, AgentSpecError, build_player, get_agent
 from games.registry import get_game
 
 
@@ -67,10 +71,11 @@ class TournamentSpec(BaseModel):
 
     @model_validator(mode="after")
     def _labels_unique(self) -> "TournamentSpec":
-        names = [e.name for e in self.lineup]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"lineup labels must be unique; repeated: {', '.join(dupes)} (set `label`)")
+        by_name: dict[str, LineupEntry] = {}
+        for e in self.lineup:
+            first = by_name.setdefault(e.name, e)
+            if (first.agent, first.options) != (e.agent, e.options):
+                raise ValueError(f"lineup label {e.name!r} names two different agents (set `label`)")
         return self
 
     # -- derived ----------------------------------------------------------------------------
@@ -85,14 +90,30 @@ class TournamentSpec(BaseModel):
         """The lineup expanded to one entry per seat, in lineup order."""
         return [entry for entry in self.lineup for _ in range(entry.count)]
 
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The game's teams with the spec's options (every seat its own team unless the game says)."""
+        return get_game(self.game).teams(game_options(self.game, self.options))
+
     def game_plan(self, index: int) -> tuple[int, list[LineupEntry]]:
         """Seed and seating of game `index`."""
         seats = self.seat_entries()
         n = len(seats)
-        shift = 0 if self.seating == "fixed" else index % n
-        seated = seats[shift:] + seats[:shift]
+        seated = seats if self.seating == "fixed" else rotate_teams(seats, self.teams(), index)
         key = index // n if self.seating == "permute_deal" else index
         return derive_seed(self.seed, key), seated
+
+
+def rotate_teams(seats: list[Any], teams: tuple[tuple[int, ...], ...], index: int) -> list[Any]:
+    """The seating of game `index`: teams shifted by `index`, seats within each team by
+    `index // len(teams)`. Every seat its own team: the plain rotation by `index`."""
+    size = len(teams[0])
+    team_shift, seat_shift = index % len(teams), (index // len(teams)) % size
+    seated = list(seats)
+    for t, team in enumerate(teams):
+        source = teams[(t + team_shift) % len(teams)]
+        for k, seat in enumerate(team):
+            seated[seat] = seats[source[(k + seat_shift) % size]]
+    return seated
 
 
 IDENTITY = frozenset({"game", "seed", "seating", "placement", "options", "lineup"})
@@ -132,9 +153,14 @@ def parse_spec(data: dict[str, Any], source: str = "spec") -> TournamentSpec:
     seats = len(spec.seat_entries())
     if seats != players:
         raise SpecError(f"{source}: lineup: counts add up to {seats} seats, {spec.game} with these options has {players}")
+    teams = game.teams(opts)
+    if spec.seating != "fixed" and len({len(t) for t in teams}) > 1:
+        raise SpecError(f"{source}: seating: {spec.seating} needs teams of one size; {spec.game} has {teams} (use fixed)")
     for i, entry in enumerate(spec.lineup):
-        if entry.agent not in AGENTS:
-            raise SpecError(f"{source}: lineup.{i}.agent: unknown agent {entry.agent!r} (known: {', '.join(sorted(AGENTS))})")
+        try:
+            get_agent(entry.agent, spec.game)
+        except AgentSpecError as exc:
+            raise SpecError(f"{source}: lineup.{i}.agent: {exc}") from None
         try:
             build_player(AgentSpec(name=entry.agent, options=entry.options), spec.game, 0, 0)
         except ValueError as exc:

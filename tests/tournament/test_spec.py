@@ -33,7 +33,8 @@ def test_example_spec_loads():
         ({"lineup": [{"agent": "random", "count": 10, "options": {"width": 0}}]}, "lineup.0"),
         ({"options": {"players": 2}}, "options"),
         ({"seating": "shuffle"}, "seating"),
-        ({"lineup": [{"agent": "random", "count": 5}, {"agent": "random", "count": 5}]}, "labels must be unique"),
+        ({"lineup": [{"agent": "random", "count": 5}, {"agent": "random", "count": 5, "options": {"width": 2}}]},
+         "names two different agents"),
     ],
 )
 def test_bad_spec_names_the_field(change, field):

@@ -56,7 +56,8 @@ def test_batches_store_index_and_report(tmp_path):
     assert sum(by["so"]["rank_histogram"].values()) == 60
     assert set(by["so"]["by_role"]) <= {"werewolf", "villager", "seer", "doctor"}
     assert math.isclose(report["head_to_head"]["so"]["pr"]["score"] + report["head_to_head"]["pr"]["so"]["score"], 1.0)
-    assert by["so"]["rating"]["mu"] > 0
+    assert by["so"]["rating"]["sigma"] < 25 / 3  # rated: the team ratings moved off the prior
+    assert {t["team"] for t in report["teams"]} <= {"so", "pr", "pr+so"}  # the dealt sides as teams
     assert "head to head" in format_text(report)
 
 
