@@ -13,7 +13,8 @@ variants the `dominoes` package (abw333, PyPI 6.1.0; "the package").
   `pair_choice` that player chooses which partner opens ("open:S"), after seeing its new hand, as
   the seed's pair "decides by agreement" (3, 3.5); `last_tile` the package's rule: the player who
   laid the last tile if their pair won, the next seat if it lost. After a void hand (a blocked
-  tie) the same seat opens again, or chooses again (the package's rule on a tie).
+  tie) the seat that opened it opens again (the package's rule on a tie); under `pair_choice`
+  that seat chooses.
 - A player plays a tile on either end of the line if one fits, and passes only when none does.
 - A hand ends when a player goes out or when no player can lay a tile (blocked).
 - Points (seed 3.5: the winning pair scores the pips of the losing pair's hands): `scoring`
@@ -50,8 +51,8 @@ DEAL, CHOOSE, PLAY, END = "deal", "choose", "play", "end"
 TEAMS = ((0, 2), (1, 3))
 CHOICES = tuple(tuple(f"open:{s}" for s in pair) for pair in TEAMS)  # by pair; sorted
 _SORTED_NAMES = sorted(NAMES)
-# A hand is at most 1 deal + 1 choice + 25 plays (the others keep >= 1 tile each) + 3 passes
-# between consecutive plays (4 would be a block): 99 steps.
+# A hand is at most 1 deal + 1 choice + 25 plays (the other three keep >= 1 tile each) + 3 passes
+# in each of the 24 gaps between plays (a fourth pass would mean a block, ended at the play): 99.
 STEPS_PER_HAND = 99
 _SUMMARY = ("hand", "opener", "end", "last", "pips", "pair", "points", "scores")
 MAX_HANDS = 1000
