@@ -9,13 +9,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import Field
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from actors.actor import Actor
-from actors.alpha.offices import office_set
-from actors.alpha.president import President
+from actors.alpha.builder import AlphaAgent, office_from, president_from
+from actors.alpha.options import AgentOptions
 from actors.alpha.traits import Traits
 from actors.diplomacy.dumbbot import DumbBotParams
 from actors.diplomacy.offices import DumbBotStrategyOffice
@@ -25,33 +22,25 @@ GAMES = frozenset({"diplomacy"})
 SO_VIEW = ("observation",)  # the legal orders travel with the request
 
 
-class DumbBotOptions(BaseModel):
-    """Options of `dumbbot`."""
+class DumbBotOptions(AgentOptions):
+    """Options of `dumbbot` (`offices=`: the President alone plays uniformly random legal orders)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    offices: str = "so"  # the President alone ("") plays uniformly random legal orders
+    roles = ("so",)
+    agent = "dumbbot"
     traits: Traits = Traits(risk=0.0)  # risk 0: the President plays the SO's top suggestion
     params: DumbBotParams = Field(default_factory=DumbBotParams)
     width: int = Field(3, ge=1)  # suggestions per request: the chosen order, then alternatives
 
-    @field_validator("offices", mode="before")
-    @classmethod
-    def _offices(cls, value: Any) -> Any:
-        return "+".join(office_set(value, ("so",), "dumbbot"))
 
-
-def build_dumbbot(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
-    opts = DumbBotOptions.model_validate(raw)
-    pr = f"p{seat}"
-    offices = {"so": f"{pr}/so"} if opts.offices else {}
-    actors: list[Actor] = [President(pr, seed, seat, offices, opts.traits, views={"so": SO_VIEW})]
-    if offices:
-        actors.append(DumbBotStrategyOffice(offices["so"], seed, opts.params, opts.width))
-    return actors
+DUMBBOT = AlphaAgent(
+    options=DumbBotOptions,
+    president=president_from(views={"so": SO_VIEW}),
+    offices={"so": office_from(DumbBotStrategyOffice, "params", "width")},
+)
 
 
 AGENTS: list[AgentDef] = [
-    AgentDef("dumbbot", GAMES, build_dumbbot,
+    AgentDef("dumbbot", GAMES, DUMBBOT.build,
              "DumbBot (Norman 2002): province values, proximity maps, randomised order choice",
              budget={"diplomacy": {"max_year": 1902}}),
 ]

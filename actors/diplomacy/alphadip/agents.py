@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, model_validator
 
 from actors.actor import Actor
-from actors.alpha.offices import office_set
+from actors.alpha.builder import AlphaAgent, office_from, president_from
+from actors.alpha.options import AgentOptions
 from actors.alpha.traits import Traits
 from actors.diplomacy.alphadip.offices import (
     AlphaDipForeignOffice,
@@ -39,80 +40,94 @@ PRESETS: dict[str, dict[str, float]] = {
     "default": {"honesty": 1.0, "aggressiveness": 0.5, "trust": 0.5, "risk": 0.0},
     "betrayer": {"honesty": 0.0, "aggressiveness": 1.0, "trust": 0.5, "risk": 0.0},
 }
-
-
-def _offices(value: Any) -> str:
-    parts = office_set(value, agent="alphadip")
-    if "so" not in parts:
-        raise ValueError("AlphaDip needs its Strategy Office (offices: so, so+fo, so+fo+io)")
-    return "+".join(parts)
-
-
-def _traits(preset: str, raw: dict[str, Any] | None) -> Traits:
-    return Traits(**{**PRESETS[preset], **(raw or {})})
-
-
-class AlphaDipOptions(BaseModel):
-    """Options of `alphadip`."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    offices: str = "fo+io+so"
-    preset: Literal["default", "betrayer"] = "default"
-    traits: dict[str, float] = Field(default_factory=dict)
-    params: AlphaDipParams = Field(default_factory=AlphaDipParams)
-
-    @field_validator("offices", mode="before")
-    @classmethod
-    def _canonical(cls, value: Any) -> Any:
-        return _offices(value)
-
-
-def build_alphadip(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
-    opts = AlphaDipOptions.model_validate(raw)
-    pr = f"p{seat}"
-    roles = opts.offices.split("+")
-    offices = {r: f"{pr}/{r}" for r in roles}
-    kinds = {"so": AlphaDipStrategyOffice, "fo": AlphaDipForeignOffice, "io": AlphaDipIntelligenceOffice}
-    actors: list[Actor] = [DiplomacyPresident(pr, seed, seat, offices, _traits(opts.preset, opts.traits),
-                                              keep_word=opts.params.keep_word)]
-    actors += [kinds[r](offices[r], seed, opts.params) for r in roles]
-    return actors
-
-
 ARCHETYPES = {"no_press": ("so",), "naive": ("fo", "so"), "dipblue": ("fo", "io", "so")}
 
 
-class DipBlueOptions(BaseModel):
-    """Options of `dipblue`."""
+class _PresetOptions(AgentOptions):
+    """`preset` names the traits' defaults; the `traits.*` written override them."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    archetype: Literal["no_press", "naive", "dipblue"] = "dipblue"
     preset: Literal["default", "betrayer"] = "default"
-    traits: dict[str, float] = Field(default_factory=dict)
+    traits: Traits = Traits(**PRESETS["default"])
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset_traits(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("preset", "default") not in PRESETS:
+            return data  # not options as written, or a bad preset: the field errors say so
+        traits = data.get("traits")
+        if traits is not None and not isinstance(traits, dict):
+            return data
+        return {**data, "traits": {**PRESETS[data.get("preset", "default")], **(traits or {})}}
 
 
-def build_dipblue(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
-    opts = DipBlueOptions.model_validate(raw)
-    pr = f"p{seat}"
-    roles = ARCHETYPES[opts.archetype]
-    offices = {r: f"{pr}/{r}" for r in roles}
-    actors: list[Actor] = [DiplomacyPresident(pr, seed, seat, offices, _traits(opts.preset, opts.traits))]
-    for r in roles:
-        if r == "so":
-            actors.append(DipBlueStrategyOffice(offices[r], seed, "map" if opts.archetype == "no_press" else "all"))
-        elif r == "fo":
-            actors.append(DipBlueForeignOffice(offices[r], seed, accept_all=opts.preset == "betrayer"))
-        else:
-            actors.append(DipBlueIntelligenceOffice(offices[r], seed))
-    return actors
+class AlphaDipOptions(_PresetOptions):
+    """Options of `alphadip`."""
+
+    agent = "alphadip"
+    offices: tuple[str, ...] = ("fo", "io", "so")
+    params: AlphaDipParams = Field(default_factory=AlphaDipParams)
+
+    @classmethod
+    def parse_offices(cls, value: Any) -> tuple[str, ...]:
+        """Any office set with the Strategy Office."""
+        names = super().parse_offices(value)
+        if "so" not in names:
+            raise ValueError("AlphaDip needs its Strategy Office (offices: so, so+fo, so+fo+io)")
+        return names
+
+
+class DipBlueOptions(_PresetOptions):
+    """Options of `dipblue`: the archetype chooses the offices."""
+
+    agent = "dipblue"
+    archetype: Literal["no_press", "naive", "dipblue"] = "dipblue"
+    offices: tuple[str, ...] = ARCHETYPES["dipblue"]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _archetype_offices(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        if "offices" in data:
+            raise ValueError("dipblue: its offices follow from archetype=no_press|naive|dipblue")
+        archetype = data.get("archetype", "dipblue")
+        return {**data, "offices": ARCHETYPES[archetype]} if archetype in ARCHETYPES else data
+
+
+ALPHADIP = AlphaAgent(
+    options=AlphaDipOptions,
+    president=president_from(DiplomacyPresident, "params.keep_word"),
+    offices={
+        "fo": office_from(AlphaDipForeignOffice, "params"),
+        "io": office_from(AlphaDipIntelligenceOffice, "params"),
+        "so": office_from(AlphaDipStrategyOffice, "params"),
+    },
+)
+
+
+def _dipblue_so(address: str, seed: int, opts: DipBlueOptions) -> Actor:
+    """Without press only the map adviser; otherwise every adviser."""
+    return DipBlueStrategyOffice(address, seed, "map" if opts.archetype == "no_press" else "all")
+
+
+def _dipblue_fo(address: str, seed: int, opts: DipBlueOptions) -> Actor:
+    """The betrayer accepts every deal (and breaks it whenever breaking pays)."""
+    return DipBlueForeignOffice(address, seed, accept_all=opts.preset == "betrayer")
+
+
+DIPBLUE = AlphaAgent(
+    options=DipBlueOptions,
+    president=president_from(DiplomacyPresident),
+    offices={"fo": _dipblue_fo, "io": office_from(DipBlueIntelligenceOffice), "so": _dipblue_so},
+)
 
 
 AGENTS: list[AgentDef] = [
-    AgentDef("alphadip", GAMES, build_alphadip,
+    AgentDef("alphadip", GAMES, ALPHADIP.build,
              "AlphaDip (Marinheiro 2016, 5.1.1): goal- and trust-weighted guaranteed-centre SO with a "
              "node-budget branch and bound, coalition FO, goal-predicting IO; offices=so|so+fo|so+fo+io",
              budget={"diplomacy": {"max_year": 1901}}),
-    AgentDef("dipblue", GAMES, build_dipblue,
+    AgentDef("dipblue", GAMES, DIPBLUE.build,
              "DipBlue (Ferreira et al. 2015): advisers SO, trust-ratio IO, peace/alliance FO; "
              "archetype=no_press|naive|dipblue, preset=betrayer",
              budget={"diplomacy": {"max_year": 1902}}),
