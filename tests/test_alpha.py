@@ -1,16 +1,18 @@
-"""The Alpha President: knowledge base, office pipeline, KB changes as logged events."""
+"""The Alpha President: knowledge base, its template and hooks, KB changes as logged events, the builder."""
 
 from __future__ import annotations
+import pytest
 
-
+from actors.alpha.builder import AlphaAgent, office_from, president_from
 from actors.alpha.kb import KnowledgeBase
 from actors.alpha.offices import Answer, IntelligenceOffice, StrategyOffice
-from actors.alpha.president import President
+from actors.alpha.options import AgentOptions
+from actors.alpha.president import President, Step
 from actors.alpha.traits import Traits
 from actors.match import make_header, record
 from actors.registry import AGENTS, AgentDef, AgentSpec, build_player, parse_lineup, parse_spec
 from bus.log import parse_log
-from bus.messages import Act, ActRequest, KBChange, KBUpdate, OfficeReply, OfficeRequest, Suggestion
+from bus.messages import Act, ActRequest, KBChange, KBUpdate, OfficeReply, OfficeRequest, Suggestion, Talk, TalkTurn
 
 
 def test_kb_copy_on_write_keeps_views_stable():
@@ -106,3 +108,77 @@ def test_spec_parsing_and_offices_switch():
     assert [a.address for a in actors] == ["p3"]  # no office switched on: President alone
     assert [a.address for a in build_player(parse_spec("random"), "werewolves", 3, 1)] == ["p3", "p3/so"]
     assert len(parse_lineup("random", 10)) == 10
+
+
+class CarefulPresident(President):
+    """Overrides two hooks only: the SO is asked for deal utilities too, and the last legal action wins."""
+
+    def plan_act(self, request):
+        return super().plan_act(request) + [Step("so", "deal_utility"), Step("fo", "negotiate")]
+
+    def choose(self, request, suggestions):
+        return request.legal[-1]
+
+
+def test_a_subclass_overrides_hooks_not_the_pipeline():
+    pr = CarefulPresident("p0", 1, 0, {"so": "p0/so"}, Traits())
+    [ask] = pr.handle(_request())
+    assert (ask.task, ask.legal) == ("suggest", _request().legal)  # the absent IO and FO are skipped
+    [ask] = pr.handle(OfficeReply(sender="p0/so", to="p0", task="suggest", turn=4))
+    assert ask.task == "deal_utility" and ask.view["legal"] == list(_request().legal)
+    [act] = pr.handle(OfficeReply(sender="p0/so", to="p0", task="deal_utility", turn=4))
+    assert isinstance(act, Act) and act.action == "vote:2"
+
+
+def test_talk_turn_sends_what_the_foreign_office_says():
+    pr = President("p0", 1, 0, {"fo": "p0/fo", "so": "p0/so"}, Traits())
+    turn = TalkTurn(sender="referee", to="p0", turn=2, channel="public", round=1, max_rounds=3, members=(0, 1), observation={})
+    [ask] = pr.handle(turn)
+    assert ask.to == "p0/fo" and ask.legal == () and ask.view["talk"] == {"channel": "public", "round": 1, "max_rounds": 3}
+    [talk] = pr.handle(OfficeReply(sender="p0/fo", to="p0", task="negotiate", turn=2))
+    assert isinstance(talk, Talk) and talk.says == () and talk.round == 1
+    assert pr.speaks and not President("p0", 1, 0, {"so": "p0/so"}, Traits()).speaks
+
+
+SPECS = ["random", "alphawolf", "alphawolf:offices=so", "alphawolf:village=random;wolves=so+fo",
+         "alphawolf:village=so+fo;wolves=random", "dipblue:archetype=naive", "dipblue:archetype=no_press",
+         "alphadip:offices=so", "alphadip:offices=so+fo", "dumbbot:offices="]
+
+
+@pytest.mark.parametrize("text", SPECS + sorted(set(AGENTS) - {s.split(":")[0] for s in SPECS}))
+def test_speaks_when_it_has_a_foreign_office(text):
+    """`speaks` is the flag placements read; it agrees with the older rule "a pN/fo actor exists"."""
+    from games.registry import game_names
+
+    spec = parse_spec(text)
+    agent = AGENTS[spec.name]
+    for game in sorted(agent.games or game_names()):
+        actors = build_player(spec, game, 2, 1)
+        assert actors[0].speaks == any(a.address == "p2/fo" for a in actors), (text, game)
+
+
+class _TwoOptions(AgentOptions):
+    roles = ("io", "so")
+    offices: tuple[str, ...] = ("io", "so")
+    width: int = 2
+
+
+class _WideSO(FirstSO):
+    def __init__(self, address, seed, width, honesty):
+        super().__init__(address, seed)
+        self.width, self.honesty = width, honesty
+
+
+def test_builder_makes_the_declared_offices_at_their_addresses():
+    agent = AlphaAgent(
+        options=_TwoOptions,
+        president=president_from(views={"so": ("legal",)}),
+        offices={"io": office_from(TrustingIO), "so": office_from(_WideSO, "width", "traits.honesty")},
+    )
+    pr, io, so = agent.build("werewolves", 4, 9, {"offices": "pr+so+io", "width": 5, "traits": {"honesty": 0.25}})
+    assert (pr.address, io.address, so.address) == ("p4", "p4/io", "p4/so")
+    assert pr.offices == {"io": "p4/io", "so": "p4/so"} and pr.views["so"] == ("legal",)
+    assert (so.width, so.honesty, pr.traits.honesty) == (5, 0.25, 0.25)
+    assert [a.address for a in agent.build("werewolves", 4, 9, {"offices": "so"})] == ["p4", "p4/so"]
+    with pytest.raises(ValueError, match="nobody makes: io"):
+        AlphaAgent(options=_TwoOptions, offices={"so": office_from(FirstSO)})
