@@ -1,0 +1,912 @@
+"""Risk (classic map) as pure rules: the mechanics only; the name belongs to its publisher.
+
+Sources: /work/shared/references/battleline-risk-dominoes.md part 2 ("the notes"), which cites
+Hasbro's rules through htfbw.com, ourpastimes.com and sethau/Risk; the 1993 Parker Brothers rules
+as summarised in SCoureFoure/Galactic-Conquest `docs/risk-base-rules.md` ("PB 1993"); the seed,
+Keppler & Choi 2000 (/work/shared/seeds/003_01cbbe20d86fd9b8.txt: drafted start, no cards).
+
+Set-up. Initial armies 40/35/30/25/20 for 2..6 players (notes 2.3). `drafted` (the seed's):
+players claim one territory at a time from seat 0 until all 42 are taken; `dealt`: one chance
+outcome, a permutation of the 42 codes, dealt round the seats. Then the seats place their other
+armies one at a time, in turn. Two players get a neutral (seat 2 on the board, no player), as in
+PB 1993: 40 neutral armies, 14 territories (dealt; in the drafted start a chance outcome names
+them before the draft), each set-up turn places 2 own armies then 1 neutral army; the neutral
+never attacks or reinforces, always defends with the most dice, and need not be eliminated.
+
+A turn (seat 0 first, then in seat order) is reinforce, attack, fortify:
+- reinforce: max(3, floor(territories / 3)) + the bonus of every continent held (notes 2.3);
+  `place:T:n` puts n armies on T, n a power of two or all that is left, so any split takes few
+  steps. With cards: `trade:X,Y,Z` (card codes, sorted) while armies are left to place; only
+  trades while holding 5 or more cards.
+- attack: `attack:F,T,d` with d dice (1..3, at most armies(F) - 1), or `end`. The defender rolls
+  min(2, armies) (`defender_dice="most"`), or chooses `defend:1`/`defend:2` (`"chosen"`). The roll
+  is one chance outcome `[[attacker dice], [defender dice]]` (see games.risk.dice.resolve). After a
+  conquest `move:n` moves n >= d armies in, leaving one behind.
+- fortify: `fortify:F,T` then `move:n` (1..armies(F) - 1), or `end`. T adjacent to F (classic)
+  or reached through own territories (`fortify="connected"`, the 2008 rule; notes 2.3).
+- with cards, a turn with a conquest ends with a draw: one chance outcome, the card's code, drawn
+  uniformly from the draw pile (so no deck order is ever stored); an empty pile takes the discards.
+A decision with one possible answer is applied by the rules, not asked: a move-in with one
+possible count, an attack or fortify phase with nothing but `end`.
+
+Cards (off by default, as in the seed): 42 territory cards and 2 wilds (games.risk.mapdata); a set
+is three of a symbol, one of each, or any two plus a wild; sets are worth 4, 6, 8, 10, 12, 15, then
+5 more each (a count over all players); the first set in a turn that shows a territory you hold
+puts 2 armies there (PB 1993: at most 2 such armies a turn; the first such territory in map
+order); eliminating a player takes its cards, and at 6 or more you trade at once down to 4 or
+fewer and place those armies before attacking on.
+
+End: the last player standing wins (two players: the opponent is eliminated). After `max_rounds`
+rounds the game is a draw shared by the survivors. Returns: 1 to the winner, else 0; in a draw
+1/k to each of the k survivors. Ranks: the winner (or the survivors, tied) first, then the
+eliminated, later elimination better.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Literal
+
+from pydantic import Field
+
+from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.risk.dice import resolve
+from games.risk.mapdata import (
+    CARD_CODES,
+    CARD_INDEX,
+    CARD_SYMBOLS,
+    CODES,
+    CONTINENT_BONUS,
+    CONTINENT_MEMBERS,
+    CONTINENT_NAMES,
+    INDEX,
+    NEIGHBOURS,
+    NUM_CARDS,
+    NUM_TERRITORIES,
+    WILD,
+)
+
+INITIAL_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}  # notes 2.3
+NEUTRAL_ARMIES = 40  # PB 1993, two players
+NEUTRAL_TERRITORIES = 14  # PB 1993: three piles of 14
+SET_VALUES = (4, 6, 8, 10, 12, 15)  # notes 2.3: then +5 each
+MAX_HAND = 5  # notes 2.3: you must trade at the start of a turn holding 5 or more
+ELIMINATION_HAND = 6  # notes 2.3: 6 or more after taking a hand: trade down to 4 or fewer
+MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
+
+DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, END = (
+    "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
+    "transfer", "draw", "end")
+_CHANCES = (DEAL, ROLL, DRAW)
+_PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, END)
+END_ACTION = "end"
+
+
+class RiskOptions(Options):
+    """Variant options (each is in the log header); defaults: the seed's game, three players."""
+
+    players: int = Field(3, ge=2, le=6)  # 2 players get a neutral
+    start: Literal["drafted", "dealt"] = "drafted"  # drafted: the seed's claiming
+    defender_dice: Literal["most", "chosen"] = "most"
+    fortify: Literal["adjacent", "connected"] = "adjacent"  # adjacent: classic; connected: 2008
+    cards: bool = False  # the seed plays without cards
+    max_rounds: int = Field(200, ge=1, le=MAX_ROUNDS_LIMIT)  # then a draw (ours: 200)
+
+
+# -- action strings, built once --------------------------------------------------------------
+
+# Codes are three capital letters, so walking territories (and neighbours) in code order and
+# appending each one's actions in string order yields sorted lists without sorting.
+_BY_CODE = tuple(sorted(range(NUM_TERRITORIES), key=CODES.__getitem__))
+_NEIGHBOURS_BY_CODE = tuple(tuple(sorted(ns, key=CODES.__getitem__)) for ns in NEIGHBOURS)
+CLAIMS = tuple(f"claim:{c}" for c in CODES)
+DEFENDS = ("defend:1", "defend:2")
+_ATTACKS = {(f, t): tuple(f"attack:{CODES[f]},{CODES[t]},{d}" for d in (1, 2, 3))
+            for f in range(NUM_TERRITORIES) for t in NEIGHBOURS[f]}
+_ATTACKS_BY_CODE = tuple(tuple((t, _ATTACKS[(f, t)]) for t in _NEIGHBOURS_BY_CODE[f])
+                         for f in range(NUM_TERRITORIES))
+_FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
+              for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
+_PARSE: dict[str, tuple[Any, ...]] = {
+    **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
+    **{s: ("defend", d + 1) for d, s in enumerate(DEFENDS)},
+    **{s: ("attack", f, t, d + 1) for (f, t), ss in _ATTACKS.items() for d, s in enumerate(ss)},
+    **{s: ("fortify", f, t) for (f, t), s in _FORTIFIES.items()},
+    END_ACTION: ("end",),
+}
+
+
+@lru_cache(maxsize=4096)
+def _place(t: int, n: int) -> str:
+    return f"place:{CODES[t]}:{n}"
+
+
+@lru_cache(maxsize=512)
+def _placements(left: int) -> tuple[tuple[str, ...], ...]:
+    """Per territory, its `place:T:n` actions for the sizes offered with `left` to place, in string order."""
+    sizes = sorted(_chunks(left), key=str)
+    return tuple(tuple(_place(t, k) for k in sizes) for t in range(NUM_TERRITORIES))
+
+
+@lru_cache(maxsize=1024)
+def _moves(lo: int, hi: int) -> tuple[str, ...]:
+    """`move:n` for n = lo..hi, in string order."""
+    return tuple(sorted(f"move:{n}" for n in range(lo, hi + 1)))
+
+
+@lru_cache(maxsize=256)
+def _chunks(left: int) -> tuple[int, ...]:
+    """Placement sizes offered with `left` armies to place: powers of two up to it, and all."""
+    out, n = [], 1
+    while n < left:
+        out.append(n)
+        n *= 2
+    return tuple(out) + (left,)
+
+
+def set_value(k: int) -> int:
+    """Armies for the k-th set traded in the game (k from 1): 4, 6, 8, 10, 12, 15, 20, 25, ..."""
+    return SET_VALUES[k - 1] if k <= len(SET_VALUES) else SET_VALUES[-1] + 5 * (k - len(SET_VALUES))
+
+
+def is_set(cards: tuple[int, ...] | list[int]) -> bool:
+    """Three cards form a set: three of a symbol, one of each, or any two plus a wild (notes 2.3)."""
+    if len(cards) != 3 or len(set(cards)) != 3:
+        return False
+    symbols = [CARD_SYMBOLS[c] for c in cards]
+    if WILD in symbols:
+        return True
+    return len(set(symbols)) in (1, 3)  # all equal, or all different (not a chained !=)
+
+
+def reinforcements(owner: list[int], seat: int) -> int:
+    """max(3, floor(territories / 3)) plus the bonus of every continent `seat` holds (notes 2.3)."""
+    held = owner.count(seat)
+    bonus = sum(b for b, members in zip(CONTINENT_BONUS, CONTINENT_MEMBERS)
+                if all(owner[t] == seat for t in members))
+    return max(3, held // 3) + bonus
+
+
+class RiskState(State):
+    """A Risk position; per-territory lists follow games.risk.mapdata order."""
+
+    def __init__(self, options: RiskOptions):
+        self._o = options
+        self._odump = options.model_dump(mode="json")
+        n = self._n = options.players
+        self._neutral = n if n == 2 else None  # the neutral's seat number on the board
+        seats = n + (1 if n == 2 else 0)
+        self._owner = [-1] * NUM_TERRITORIES
+        self._armies = [0] * NUM_TERRITORIES
+        self._left = [INITIAL_ARMIES[n]] * n + ([NEUTRAL_ARMIES] if n == 2 else [])  # set-up armies
+        assert len(self._left) == seats
+        self._todo: list[int] = []  # set-up: whose armies the current seat still places this turn
+        self._alive = [True] * n
+        self._gone: list[list[int]] = []  # [seat, turn] in order of elimination
+        self._phase = DEAL if options.start == "dealt" or n == 2 else CLAIM
+        self._cur = 0
+        self._turn = 0  # game turns started (0 during set-up)
+        self._round = 0
+        self._reinf = 0  # armies left to place this reinforce phase
+        self._cash = False  # the reinforce phase is the cash-in after an elimination
+        self._cash_next = False  # go to that cash-in after the move-in
+        self._bonus_used = False  # the +2 card bonus was given this turn
+        self._conquered = False  # a territory was taken this turn
+        self._pending: list[int] | None = None  # attack [f, t, dice, defence dice]; occupy/transfer [f, t, lo]
+        self._hands: list[list[int]] = [[] for _ in range(n)]  # sorted card numbers
+        self._pile = list(range(NUM_CARDS)) if options.cards else []  # draw pile, sorted
+        self._discards: list[int] = []
+        self._sets = 0
+        self._winner: int | None = None
+        self._log: dict[str, Any] | None = None  # public summary of the current turn (_begin_turn)
+        self._recent: list[dict[str, Any]] = []  # the summaries of the last `players` finished turns
+        self._last: dict[str, Any] | None = None  # the latest battle
+        self._legal: list[str] | None = None  # cache for the node
+        self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
+
+    # -- node kind -------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._phase == END
+
+    def is_chance(self) -> bool:
+        return self._phase in _CHANCES
+
+    def current_players(self) -> list[int]:
+        ph = self._phase
+        if ph in _CHANCES or ph == END:
+            return []
+        if ph == DEFEND:
+            return [self._owner[self._pending[1]]]
+        return [self._cur]
+
+    # -- chance ----------------------------------------------------------------------------
+    def sample_chance(self, rng: random.Random) -> Any:
+        ph = self._phase
+        if ph == ROLL:
+            _, _, ad, dd = self._pending
+            return [[rng.randint(1, 6) for _ in range(ad)], [rng.randint(1, 6) for _ in range(dd)]]
+        if ph == DRAW:
+            return CARD_CODES[self._pile[rng.randrange(len(self._pile))]]
+        if ph == DEAL:
+            if self._o.start == "dealt":
+                order = list(CODES)
+                rng.shuffle(order)
+                return order
+            return sorted(rng.sample(CODES, NEUTRAL_TERRITORIES), key=INDEX.__getitem__)
+        raise IllegalAction(f"not a chance node (phase {ph})")
+
+    def apply_chance(self, outcome: Any) -> None:
+        ph = self._phase
+        self._legal = self._pub = None
+        if ph == ROLL:
+            self._apply_roll(outcome)
+        elif ph == DRAW:
+            card = CARD_INDEX.get(outcome) if isinstance(outcome, str) else None
+            if card is None or card not in self._pile:
+                raise IllegalAction(f"card {outcome!r} is not in the draw pile")
+            self._pile = [c for c in self._pile if c != card]
+            self._hands[self._cur] = sorted(self._hands[self._cur] + [card])
+            self._next_turn()
+        elif ph == DEAL:
+            self._apply_deal(outcome)
+        else:
+            raise IllegalAction(f"not a chance node (phase {ph})")
+
+    def _apply_deal(self, outcome: Any) -> None:
+        dealt = self._o.start == "dealt"
+        size = NUM_TERRITORIES if dealt else NEUTRAL_TERRITORIES
+        if (not isinstance(outcome, list) or len(outcome) != size
+                or not all(isinstance(c, str) and c in INDEX for c in outcome)
+                or len(set(outcome)) != size):
+            what = "a permutation of the 42 codes" if dealt else f"{size} distinct territory codes"
+            raise IllegalAction(f"deal {outcome!r} is not {what}")
+        if dealt:
+            seats = len(self._left)
+            for k, code in enumerate(outcome):
+                self._take_setup(INDEX[code], k % seats)
+            self._start_setup(0)
+        else:
+            for code in outcome:
+                self._take_setup(INDEX[code], self._neutral)
+            self._phase = CLAIM
+
+    def _take_setup(self, t: int, seat: int) -> None:
+        self._owner[t] = seat
+        self._armies[t] = 1
+        self._left[seat] -= 1
+
+    def _apply_roll(self, outcome: Any) -> None:
+        f, t, ad, dd = self._pending
+        if (not isinstance(outcome, list) or len(outcome) != 2 or not _dice(outcome[0], ad)
+                or not _dice(outcome[1], dd)):
+            raise IllegalAction(f"roll {outcome!r} is not [[{ad} dice], [{dd} dice]] of 1..6")
+        lost_a, lost_d = resolve(outcome[0], outcome[1])
+        armies, owner = self._armies, self._owner
+        armies[f] -= lost_a
+        armies[t] -= lost_d
+        loser = owner[t]
+        self._last = {"attack": list(outcome[0]), "defence": list(outcome[1]), "defender": loser,
+                      "from": CODES[f], "lost": [lost_a, lost_d], "to": CODES[t], "turn": self._turn}
+        log = self._log
+        battles = list(log["battles"])  # copy on write: summaries are shared with clones
+        rolls, lost, killed = battles[loser]
+        battles[loser] = [rolls + 1, lost + lost_a, killed + lost_d]
+        log["battles"] = battles
+        if armies[t] > 0:
+            self._pending = None
+            self._phase = ATTACK
+            self._after_attack()
+            return
+        # Conquest: the territory changes hands now; its armies come with the move-in.
+        p = self._cur
+        owner[t] = p
+        self._conquered = True
+        self._log["conquered"] = self._log["conquered"] + [CODES[t]]
+        if loser != self._neutral and loser not in owner and self._eliminate(loser):
+            armies[t], armies[f] = ad, armies[f] - ad  # the game is over: the least move-in
+            self._winner = p
+            self._finish()
+            return
+        lo, hi = ad, armies[f] - 1
+        if lo == hi:
+            self._occupy(f, t, lo)
+        else:
+            self._pending = [f, t, lo]
+            self._phase = OCCUPY
+
+    def _eliminate(self, loser: int) -> bool:
+        """Take the loser's cards; True if the current player has won."""
+        p = self._cur
+        self._alive[loser] = False
+        self._gone = self._gone + [[loser, self._turn]]
+        taken = self._hands[loser]
+        self._hands[loser] = []
+        self._hands[p] = sorted(self._hands[p] + taken)
+        self._log["eliminated"] = self._log["eliminated"] + [loser]
+        if sum(self._alive) == 1:
+            return True
+        self._cash_next = len(self._hands[p]) >= ELIMINATION_HAND
+        return False
+
+    # -- decisions -------------------------------------------------------------------------
+    def legal_actions(self, player: int) -> list[str]:
+        if self._phase in _CHANCES or self._phase == END or player not in self.current_players():
+            return []
+        return list(self._legal_now())
+
+    def default_action(self, player: int) -> str:
+        """End the attack or fortify phase; else the least commitment: the fewest armies moved
+        in, the most defence dice, all armies on the first own territory, the first claim or trade."""
+        legal = self.legal_actions(player)
+        if not legal:
+            return ""
+        ph = self._phase
+        if ph in (ATTACK, FORTIFY):
+            return END_ACTION
+        if ph == DEFEND:
+            return DEFENDS[1]
+        if ph in (OCCUPY, TRANSFER):
+            return f"move:{self._pending[2]}"
+        if ph == REINFORCE and legal[0].startswith("place:"):
+            first = next(t for t in range(NUM_TERRITORIES) if self._owner[t] == self._cur)
+            return _place(first, self._reinf)
+        return legal[0]
+
+    def why_illegal(self, player: int, action: str) -> str | None:
+        if player not in self.current_players():
+            return f"player {player} is not to act (phase {self._phase})"
+        if action not in self.legal_actions(player):
+            return f"{action!r} is not one of the {len(self.legal_actions(player))} legal actions in phase {self._phase}"
+        return None
+
+    def apply_actions(self, actions: dict[int, str]) -> None:
+        players = self.current_players()
+        if not players:
+            raise IllegalAction(f"no decision to make at this node (phase {self._phase})")
+        p = players[0]
+        if not isinstance(actions, dict) or len(actions) != 1 or p not in actions:
+            raise IllegalAction(f"expected exactly one action, from player {p}; got {actions!r}")
+        action = actions[p]
+        if not isinstance(action, str) or action not in self._legal_now():
+            raise IllegalAction(f"player {p}: illegal action {action!r} in phase {self._phase}")
+        self.apply_action(action)
+
+    def apply_action(self, action: str) -> None:
+        """Apply a legal action of the player to act (callers have checked legality)."""
+        ph = self._phase
+        self._legal = self._pub = None
+        if ph == ATTACK:
+            self._act_attack(action)
+        elif ph == REINFORCE:
+            self._act_reinforce(action)
+        elif ph == OCCUPY:
+            f, t, _ = self._pending
+            self._occupy(f, t, int(action[5:]))
+        elif ph == DEFEND:
+            self._pending[3] = _PARSE[action][1]
+            self._phase = ROLL
+        elif ph == FORTIFY:
+            self._act_fortify(action)
+        elif ph == TRANSFER:
+            f, t, _ = self._pending
+            self._transfer(f, t, int(action[5:]))
+        elif ph == CLAIM:
+            self._act_claim(_PARSE[action][1])
+        elif ph == SETUP:
+            self._act_setup(INDEX[action[6:9]])
+
+    def _legal_now(self) -> list[str]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[str]:
+        """The current player's legal actions, sorted (by construction where it is cheap)."""
+        ph, p, owner, armies = self._phase, self._cur, self._owner, self._armies
+        if ph == ATTACK:
+            out = []
+            for f in _BY_CODE:
+                if owner[f] == p and armies[f] >= 2:
+                    dice = 3 if armies[f] > 3 else armies[f] - 1
+                    for t, strings in _ATTACKS_BY_CODE[f]:
+                        if owner[t] != p:
+                            out += strings[:dice]
+            out.append(END_ACTION)  # "attack:..." < "end"
+            return out
+        elif ph == REINFORCE:
+            # Forced trades come first (5+ cards at the start, 5+ in the cash-in after an
+            # elimination, which allows no other trade); any 5 cards hold a set.
+            hand = len(self._hands[p])
+            forced = hand >= MAX_HAND
+            out = []
+            if not forced:
+                table = _placements(self._reinf)
+                for t in _BY_CODE:
+                    if owner[t] == p:
+                        out += table[t]
+            if self._o.cards and (forced or not self._cash):
+                out += sorted(self._trades())  # "place:..." < "trade:..."
+            return out
+        elif ph in (OCCUPY, TRANSFER):
+            f, _, lo = self._pending
+            return list(_moves(lo, armies[f] - 1))
+        elif ph == DEFEND:
+            return list(DEFENDS)
+        elif ph == FORTIFY:
+            out = [_FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
+            out.sort()
+            return [END_ACTION] + out  # "end" < "fortify:..."
+        elif ph == CLAIM:
+            return [CLAIMS[t] for t in _CLAIM_ORDER if owner[t] == -1]
+        elif ph == SETUP:
+            seat = self._todo[0]
+            return [_place(t, 1) for t in _BY_CODE if owner[t] == seat]
+        return []
+
+    def _trades(self) -> list[str]:
+        """Every set in the current player's hand (with two wilds, a set needing one uses W1)."""
+        hand = self._hands[self._cur]
+        if len(hand) < 3:
+            return []
+        w1, w2 = NUM_CARDS - 2, NUM_CARDS - 1
+        out = []
+        for cards in combinations(hand, 3):
+            if w2 in cards and w1 not in cards and w1 in hand:
+                continue
+            if is_set(cards):
+                out.append("trade:" + ",".join(sorted(CARD_CODES[c] for c in cards)))
+        return out
+
+    def _fortify_pairs(self) -> list[tuple[int, int]]:
+        p, owner, armies = self._cur, self._owner, self._armies
+        if self._o.fortify == "adjacent":
+            return [(f, t) for f in range(NUM_TERRITORIES) if owner[f] == p and armies[f] >= 2
+                    for t in NEIGHBOURS[f] if owner[t] == p]
+        comp = _components(owner, p)
+        return [(f, t) for f in range(NUM_TERRITORIES) if owner[f] == p and armies[f] >= 2
+                for t in range(NUM_TERRITORIES) if t != f and comp[t] == comp[f]]
+
+    # -- set-up ----------------------------------------------------------------------------
+    def _act_claim(self, t: int) -> None:
+        self._take_setup(t, self._cur)
+        nxt = (self._cur + 1) % self._n
+        if -1 in self._owner:
+            self._cur = nxt
+        else:
+            self._start_setup(nxt)
+
+    def _start_setup(self, seat: int) -> None:
+        """Set-up placement from `seat` on, one army at a time (PB 1993: 2 own + 1 neutral)."""
+        self._phase = SETUP
+        for k in range(self._n):
+            s = (seat + k) % self._n
+            if self._neutral is None:
+                todo = [s] if self._left[s] > 0 else []
+            else:
+                todo = [s] * min(2, self._left[s]) + ([self._neutral] if self._left[self._neutral] > 0 else [])
+            if todo:
+                self._cur, self._todo = s, todo
+                return
+        self._todo = []
+        self._turn, self._round, self._cur = 1, 1, 0
+        self._begin_turn()
+
+    def _act_setup(self, t: int) -> None:
+        seat = self._todo[0]
+        self._armies[t] += 1
+        self._left[seat] -= 1
+        self._todo = self._todo[1:]
+        if not self._todo:
+            self._start_setup((self._cur + 1) % self._n)
+
+    # -- the turn --------------------------------------------------------------------------
+    def _begin_turn(self) -> None:
+        p = self._cur
+        self._reinf = reinforcements(self._owner, p)
+        self._cash = self._cash_next = self._bonus_used = self._conquered = False
+        self._pending = None
+        self._phase = REINFORCE
+        seats = len(self._left)
+        self._log = {"armies": self._reinf, "battles": [[0, 0, 0]] * seats, "conquered": [],
+                     "eliminated": [], "fortify": None, "player": p, "trades": [], "turn": self._turn}
+
+    def _act_reinforce(self, action: str) -> None:
+        if action[0] == "t":
+            self._trade([CARD_INDEX[c] for c in action[6:].split(",")])
+            return
+        _, code, k = action.split(":")
+        t, k = INDEX[code], int(k)
+        self._armies[t] += k
+        self._reinf -= k
+        if self._reinf == 0:
+            self._cash = False
+            self._phase = ATTACK
+            self._after_attack()
+
+    def _trade(self, cards: list[int]) -> None:
+        p = self._cur
+        self._hands[p] = [c for c in self._hands[p] if c not in cards]
+        self._discards = self._discards + sorted(cards)
+        self._sets += 1
+        value = set_value(self._sets)
+        self._reinf += value
+        bonus = None
+        if not self._bonus_used:
+            mine = [c for c in sorted(cards) if c < NUM_TERRITORIES and self._owner[c] == p]
+            if mine:
+                self._armies[mine[0]] += 2
+                self._bonus_used = True
+                bonus = CODES[mine[0]]
+        log = self._log
+        log["armies"] += value
+        log["trades"] = log["trades"] + [{"bonus": bonus, "cards": [CARD_CODES[c] for c in sorted(cards)],
+                                          "value": value}]
+
+    def _act_attack(self, action: str) -> None:
+        if action == END_ACTION:
+            self._to_fortify()
+            return
+        _, f, t, d = _PARSE[action]
+        defender = self._owner[t]
+        self._pending = [f, t, d, 0]
+        if self._o.defender_dice == "chosen" and defender != self._neutral and self._armies[t] >= 2:
+            self._phase = DEFEND
+        else:
+            self._pending[3] = min(2, self._armies[t])
+            self._phase = ROLL
+
+    def _occupy(self, f: int, t: int, k: int) -> None:
+        self._armies[f] -= k
+        self._armies[t] = k
+        self._pending = None
+        if self._cash_next:
+            self._cash_next = False
+            self._cash = True
+            self._reinf = 0
+            self._phase = REINFORCE
+        else:
+            self._phase = ATTACK
+            self._after_attack()
+
+    def _after_attack(self) -> None:
+        """Skip an attack phase whose only action is `end` (its legal list is kept for the node)."""
+        self._legal = None
+        if len(self._legal_now()) == 1:
+            self._to_fortify()
+
+    def _to_fortify(self) -> None:
+        self._pending = None
+        self._phase = FORTIFY
+        self._legal = None
+        if len(self._legal_now()) == 1:
+            self._legal = None
+            self._end_turn()
+
+    def _act_fortify(self, action: str) -> None:
+        if action == END_ACTION:
+            self._end_turn()
+            return
+        _, f, t = _PARSE[action]
+        if self._armies[f] == 2:
+            self._transfer(f, t, 1)
+        else:
+            self._pending = [f, t, 1]
+            self._phase = TRANSFER
+
+    def _transfer(self, f: int, t: int, k: int) -> None:
+        self._armies[f] -= k
+        self._armies[t] += k
+        self._pending = None
+        self._log["fortify"] = [CODES[f], CODES[t], k]
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self._pending = None
+        if self._conquered and self._o.cards:
+            if not self._pile:
+                self._pile, self._discards = sorted(self._discards), []
+            if self._pile:
+                self._phase = DRAW
+                return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self._archive()
+        p = self._cur
+        nxt = next(s for s in [(p + k) % self._n for k in range(1, self._n + 1)] if self._alive[s])
+        if nxt <= p:
+            self._round += 1
+            if self._round > self._o.max_rounds:  # the turn cap: a draw
+                self._round = self._o.max_rounds
+                self._phase = END
+                return
+        self._turn += 1
+        self._cur = nxt
+        self._begin_turn()
+
+    def _archive(self) -> None:
+        if self._turn:
+            self._recent = (self._recent + [self._log])[-self._n:]
+            self._log = None
+
+    def _finish(self) -> None:
+        self._archive()
+        self._phase = END
+        self._pending = None
+
+    # -- information -----------------------------------------------------------------------
+    def observation(self, player: int) -> dict[str, Any]:
+        """The board, own cards, every hand's size, the current and the last `players` turns' events."""
+        if self._pub is None:
+            self._pub = self._public()
+        obs = dict(self._pub)  # the lists inside are shared by every observation: read-only
+        obs["me"] = player
+        obs["cards"] = [CARD_CODES[c] for c in self._hands[player]] if 0 <= player < self._n else []
+        return obs
+
+    def _public(self) -> dict[str, Any]:
+        o, ph = self._o, self._phase
+        pend = self._pending
+        pending = None
+        if pend is not None:
+            keys = ("from", "to", "attack_dice", "defence_dice") if ph in (DEFEND, ROLL) else ("from", "to", "min")
+            pending = dict(zip(keys, [CODES[pend[0]], CODES[pend[1]]] + pend[2:]))
+            if ph in (OCCUPY, TRANSFER):
+                pending["max"] = self._armies[pend[0]] - 1
+        cur = self.current_players()
+        return {
+            "players": self._n,
+            "neutral": self._neutral,
+            "rules": {"start": o.start, "defender_dice": o.defender_dice, "fortify": o.fortify,
+                      "cards": o.cards, "max_rounds": o.max_rounds},
+            "phase": ph,
+            "current": cur[0] if cur else None,  # who acts now (the defender while defending)
+            "turn_player": self._cur if self._turn else None,
+            "turn": self._turn,
+            "round": self._round,
+            "owner": list(self._owner),
+            "armies": list(self._armies),
+            "setup_left": list(self._left),
+            "alive": list(self._alive),
+            "reinforcements": self._reinf if ph == REINFORCE else 0,
+            "pending": pending,
+            "conquered": self._conquered,
+            "card_counts": [len(h) for h in self._hands],
+            "discards": [CARD_CODES[c] for c in self._discards],
+            "draw_pile": len(self._pile),
+            "sets_traded": self._sets,
+            "next_set_value": set_value(self._sets + 1),
+            "turn_log": None if self._log is None else dict(self._log),
+            "recent": list(self._recent),
+            "last_battle": self._last,
+            "eliminated": [list(g) for g in self._gone],
+            "winner": self._winner,
+        }
+
+    def resample_hidden(self, player: int, rng: random.Random) -> RiskState:
+        """Other players' hands and the draw pile, redrawn from the cards `player` cannot see.
+
+        Uniform over those cards with every hand size kept: exact until discards are shuffled
+        back into the pile (then an approximation: it forgets which cards were drawn before)."""
+        new = self.clone()
+        if not self._o.cards:
+            return new
+        others = [q for q in range(self._n) if q != player]
+        pool = sorted(self._pile + [c for q in others for c in self._hands[q]])
+        rng.shuffle(pool)
+        for q in others:
+            k = len(self._hands[q])
+            new._hands[q], pool = sorted(pool[:k]), pool[k:]
+        new._pile = sorted(pool)
+        return new
+
+    def outcome(self) -> Outcome:
+        if self._phase != END:
+            raise ValueError("the game is not over")
+        n, alive = self._n, self._alive
+        survivors = [s for s in range(n) if alive[s]]
+        gone_turn = {s: t for s, t in self._gone}
+        order = {s: i for i, (s, _) in enumerate(self._gone)}  # later elimination ranks better
+        keys = [(1, 0) if alive[s] else (0, order[s]) for s in range(n)]
+        ranks = tuple(sum(1 for k in keys if k > key) + (sum(1 for k in keys if k == key) + 1) / 2
+                      for key in keys)
+        counts = [self._owner.count(s) for s in range(n)]
+        extra = {"rounds": self._round, "turns": self._turn, "territories": counts,
+                 "eliminated": [gone_turn.get(s) for s in range(n)], "sets_traded": self._sets}
+        if self._winner is not None:
+            w = self._winner
+            return Outcome(returns=tuple(1.0 if s == w else 0.0 for s in range(n)), winners=(w,),
+                           summary=f"p{w} wins in round {self._round} (turn {self._turn})",
+                           extra=extra, ranks=ranks)
+        share = 1.0 / len(survivors)
+        lead = ", ".join(f"p{s} {counts[s]}" for s in survivors)
+        return Outcome(returns=tuple(share if alive[s] else 0.0 for s in range(n)), winners=(),
+                       summary=f"draw after {self._round} rounds (territories: {lead})",
+                       extra=extra, ranks=ranks)
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Full state; the event dicts inside are the state's own: read them, never mutate."""
+        return {
+            "options": dict(self._odump),
+            "phase": self._phase,
+            "current": self._cur,
+            "turn": self._turn,
+            "round": self._round,
+            "owner": list(self._owner),
+            "armies": list(self._armies),
+            "left": list(self._left),
+            "todo": list(self._todo),
+            "alive": list(self._alive),
+            "gone": [list(g) for g in self._gone],
+            "reinforcements": self._reinf,
+            "cash": self._cash,
+            "cash_next": self._cash_next,
+            "bonus_used": self._bonus_used,
+            "conquered": self._conquered,
+            "pending": None if self._pending is None else list(self._pending),
+            "hands": [[CARD_CODES[c] for c in h] for h in self._hands],
+            "pile": [CARD_CODES[c] for c in self._pile],
+            "discards": [CARD_CODES[c] for c in self._discards],
+            "sets": self._sets,
+            "winner": self._winner,
+            "log": None if self._log is None else dict(self._log),
+            "recent": list(self._recent),
+            "last": self._last,
+        }
+
+    def clone(self) -> RiskState:
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        # Mutated in place: the board lists, pending and the current turn's events; the
+        # other lists are replaced, never mutated (copy on write).
+        new._owner = list(self._owner)
+        new._armies = list(self._armies)
+        new._left = list(self._left)
+        new._alive = list(self._alive)
+        new._hands = list(self._hands)
+        new._log = None if self._log is None else dict(self._log)
+        new._pending = None if self._pending is None else list(self._pending)
+        new._legal = new._pub = None
+        return new
+
+    def render(self) -> str:
+        ph = self._phase
+        who = {s: f"p{s}" for s in range(self._n)}
+        if self._neutral is not None:
+            who[self._neutral] = "N"
+        who[-1] = "-"
+        if ph == END:
+            head = "over: " + self.outcome().summary
+        elif self._turn:
+            head = f"round {self._round}, turn {self._turn}: p{self._cur}, {ph}"
+        else:
+            head = f"set-up: {ph}"
+        lines = [f"Risk ({self._n} players) {head}"]
+        if ph == REINFORCE:
+            lines.append(f"  {self._reinf} armies to place")
+        if self._pending is not None:
+            lines.append(f"  pending {CODES[self._pending[0]]} -> {CODES[self._pending[1]]} {self._pending[2:]}")
+        for seat in range(self._n):
+            held = [t for t in range(NUM_TERRITORIES) if self._owner[t] == seat]
+            cards = f", {len(self._hands[seat])} cards" if self._o.cards else ""
+            state = "" if self._alive[seat] else " (eliminated)"
+            lines.append(f"  p{seat}: {len(held)} territories, {sum(self._armies[t] for t in held)} armies{cards}{state}")
+        for name, members in zip(CONTINENT_NAMES, CONTINENT_MEMBERS):
+            cells = "  ".join(f"{CODES[t]} {who[self._owner[t]]}:{self._armies[t]}" for t in members)
+            lines.append(f"  {name:<13} {cells}")
+        return "\n".join(lines)
+
+
+class Risk(Game):
+    """Risk on the classic map, 2 to 6 players (2 with a neutral), cards optional."""
+
+    name = "risk"
+    options_model = RiskOptions
+    # Hidden information exists only with cards; capability flags are per game, so the flag is
+    # not declared here and `capabilities_for(options)` says which apply to a variant.
+    capabilities = frozenset({CHANCE})
+    min_return = 0.0
+    max_return = 1.0
+
+    def capabilities_for(self, options: RiskOptions) -> frozenset[str]:
+        """The capabilities of one variant: PRIVATE_INFORMATION when cards are on (hands are hidden)."""
+        return self.capabilities | {PRIVATE_INFORMATION} if options.cards else self.capabilities
+
+    def num_players(self, options: RiskOptions) -> int:
+        return options.players
+
+    def new_initial_state(self, options: RiskOptions | dict | None = None) -> RiskState:
+        if not isinstance(options, RiskOptions):
+            options = self.options(options)
+        return RiskState(options)
+
+    def state_from_json(self, data: dict[str, Any]) -> RiskState:
+        state = RiskState(self.options(data["options"]))
+        if data["phase"] not in _PHASES:
+            raise ValueError(f"unknown phase {data['phase']!r}")
+        state._phase = data["phase"]
+        state._cur = int(data["current"])
+        state._turn = int(data["turn"])
+        state._round = int(data["round"])
+        state._owner = [int(x) for x in data["owner"]]
+        state._armies = [int(x) for x in data["armies"]]
+        state._left = [int(x) for x in data["left"]]
+        state._todo = [int(x) for x in data["todo"]]
+        state._alive = [bool(x) for x in data["alive"]]
+        if len(state._owner) != NUM_TERRITORIES or len(state._alive) != state._n:
+            raise ValueError("owner/alive lists do not match the map or the players")
+        state._gone = [[int(s), int(t)] for s, t in data["gone"]]
+        state._reinf = int(data["reinforcements"])
+        state._cash = bool(data["cash"])
+        state._cash_next = bool(data["cash_next"])
+        state._bonus_used = bool(data["bonus_used"])
+        state._conquered = bool(data["conquered"])
+        state._pending = None if data["pending"] is None else [int(x) for x in data["pending"]]
+        state._hands = [[CARD_INDEX[c] for c in h] for h in data["hands"]]
+        state._pile = [CARD_INDEX[c] for c in data["pile"]]
+        state._discards = [CARD_INDEX[c] for c in data["discards"]]
+        state._sets = int(data["sets"])
+        state._winner = None if data["winner"] is None else int(data["winner"])
+        state._log = None if data["log"] is None else _copy_log(data["log"])
+        state._recent = [_copy_log(r) for r in data["recent"]]
+        state._last = None if data["last"] is None else {
+            k: list(v) if isinstance(v, list) else v for k, v in data["last"].items()}
+        return state
+
+
+def step_bound(options: RiskOptions) -> int:
+    """An upper bound on the steps (decisions + chance outcomes) of any game with these options.
+
+    Set-up: the deal and one step per set-up army (claims included). A turn: at most 4 steps that
+    place or move nothing (end, fortify pair and count, card draw) plus one per trade, one per
+    placement (each places >= 1 army received) and at most 4 per roll (attack, defence dice,
+    the roll, the move-in); every roll destroys >= 1 army, so rolls <= armies ever created.
+    A turn receives at most 14 + 24 armies, plus set values and 2 card-bonus armies; at most one
+    card is drawn a turn, so at most turns / 3 sets are traded in a game."""
+    n = options.players
+    created = n * INITIAL_ARMIES[n] + (NEUTRAL_ARMIES if n == 2 else 0)
+    turns = options.max_rounds * n
+    per_turn = NUM_TERRITORIES // 3 + sum(CONTINENT_BONUS)
+    sets = turns // 3 if options.cards else 0
+    received = turns * (per_turn + (2 if options.cards else 0)) + sum(set_value(k) for k in range(1, sets + 1))
+    created += received
+    return 1 + created + turns * 4 + sets + received + 4 * created
+
+
+Risk.max_steps = step_bound(RiskOptions(players=6, cards=True, max_rounds=MAX_ROUNDS_LIMIT))
+
+_CLAIM_ORDER = sorted(range(NUM_TERRITORIES), key=lambda t: CLAIMS[t])
+
+
+def _dice(values: Any, count: int) -> bool:
+    return (isinstance(values, list) and len(values) == count
+            and all(type(v) is int and 1 <= v <= 6 for v in values))
+
+
+def _components(owner: list[int], p: int) -> list[int]:
+    """For each territory of `p`, the id of its connected group of `p`'s territories (else -1)."""
+    comp = [-1] * NUM_TERRITORIES
+    for start in range(NUM_TERRITORIES):
+        if owner[start] != p or comp[start] != -1:
+            continue
+        comp[start] = start
+        stack = [start]
+        while stack:
+            u = stack.pop()
+            for v in NEIGHBOURS[u]:
+                if owner[v] == p and comp[v] == -1:
+                    comp[v] = start
+                    stack.append(v)
+    return comp
+
+
+def _copy_log(log: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a turn summary (as _begin_turn makes them), e.g. read from JSON."""
+    return {**log, "battles": [list(b) for b in log["battles"]], "conquered": list(log["conquered"]),
+            "eliminated": list(log["eliminated"]),
+            "fortify": None if log["fortify"] is None else list(log["fortify"]),
+            "trades": [{**x, "cards": list(x["cards"])} for x in log["trades"]]}
+
