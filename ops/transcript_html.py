@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.address import seat_of
 from bus.log import GameLog
 from ops.page import page, pre
 from ops.svg import line_chart
@@ -34,7 +35,8 @@ def view_charts(beliefs: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _seat_key(address: str) -> tuple[int, str]:
-    return (int(address[1:]), "") if address[1:].isdigit() else (1 << 30, address)
+    seat = seat_of(address)
+    return (seat, "") if seat is not None else (1 << 30, address)
 
 
 def transcript_html(log: GameLog, player: int | None = None) -> str:

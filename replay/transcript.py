@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.address import player_address
 from bus.log import GameLog
 from games.plugin import resolve
 from games.registry import get_plugin
@@ -35,7 +36,7 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     else:
         data = generic_transcript(log, player)
         text = render_generic(data)
-    data["beliefs"] = belief_series(log, None if player is None else f"p{player}")
+    data["beliefs"] = belief_series(log, None if player is None else player_address(player))
     return text, data
 
 
@@ -51,7 +52,7 @@ def generic_transcript(log: GameLog, player: int | None = None) -> dict[str, Any
             events.append({"seq": step.seq, "chance": msg["outcome"]})
         elif kind == "step":
             events.append({"seq": step.seq, "turn": msg["turn"], "actions": msg["actions"]})
-        elif kind == "heard" and (player is None or msg["to"] == f"p{player}"):
+        elif kind == "heard" and (player is None or msg["to"] == player_address(player)):
             events.append({"seq": step.seq, "turn": msg["turn"], "channel": msg["channel"], "round": msg["round"],
                            "lines": msg["lines"]})
         elif kind == "error":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.address import office_of, seat_of
 from bus.codec import load
 from bus.log import GameLog
 from games.diplomacy.board import POWERS
@@ -82,8 +83,8 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
 
 
 def _kb_change(ph: dict[str, Any], msg: dict[str, Any], player: int | None, seq: int) -> None:
-    owner = int(msg["sender"][1:])
-    office = msg["source"].rsplit("/", 1)[-1]
+    owner = seat_of(msg["sender"])
+    office = office_of(msg["source"])
     updates = {tuple(u["path"]): u["value"] for u in msg["updates"]}
     if updates.get(("plan",)):
         ph["plans"][POWERS[owner]] = updates[("plan",)].get("why")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.address import office_of, seat_of
 from bus.log import GameLog
 from games.hanabi.cards import COLOURS
 from replay.fold import initial_state
@@ -39,8 +40,8 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
     for record in log.records:
         msg = record["msg"]
         kind = msg["kind"]
-        if kind == "office_reply" and "/" in msg["sender"]:
-            seat = int(msg["to"][1:])
+        if kind == "office_reply" and office_of(msg["sender"]) is not None:
+            seat = seat_of(msg["to"])
             entry = why.setdefault((msg["turn"], seat), {})
             if msg["suggestions"]:
                 entry["suggestions"] = [[s["action"], s["utility"]] for s in msg["suggestions"]]

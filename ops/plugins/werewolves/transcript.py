@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.address import office_of, seat_of
 from actors.werewolves.deals import bid_totals, bid_winner, binding, read_deals
 from bus.log import GameLog
 from replay.fold import initial_state
@@ -90,8 +91,8 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
 
 
 def _kb_change(ph: dict[str, Any], msg: dict[str, Any], player: int | None, trust: dict[str, float], seq: int) -> None:
-    owner = int(msg["sender"][1:])
-    office = msg["source"].rsplit("/", 1)[-1]
+    owner = seat_of(msg["sender"])
+    office = office_of(msg["source"])
     for u in msg["updates"]:
         path, value = u["path"], u["value"]
         if path[0] == "commitments" and value is not None:

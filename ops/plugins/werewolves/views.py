@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.address import player_address
 from games.api import State
 
 # AlphaWolf's trust (thesis 5.2.4): 0 none, 1 neutral (the neutral `trust` trait), capped at
@@ -19,9 +20,9 @@ def beliefs(msg: dict[str, Any]) -> list[tuple[str, str, float]]:
     for update in msg["updates"]:
         path, value = tuple(update["path"]), update["value"]
         if path == ("trust",) and value:
-            points += [(f"p{seat}", TRUST, float(t)) for seat, t in sorted(value.items(), key=lambda kv: int(kv[0]))]
+            points += [(player_address(int(seat)), TRUST, float(t)) for seat, t in sorted(value.items(), key=lambda kv: int(kv[0]))]
         elif path == ("beliefs",) and value:
-            points += [(f"p{seat}", WEREWOLF, float(roles.get("werewolf", 0.0)))
+            points += [(player_address(int(seat)), WEREWOLF, float(roles.get("werewolf", 0.0)))
                        for seat, roles in sorted(value.items(), key=lambda kv: int(kv[0])) if roles]
     return points
 
