@@ -6,6 +6,9 @@ deal's action (kept with probability `honesty`), else a suggestion drawn with pr
 with utility (flattened by `risk`), else a uniformly random legal action. A talk turn goes to the
 Foreign Office (`negotiate`), whose talk the President sends. Absent offices are skipped. Every
 KB change an office proposes is applied here and logged as a `kb_change` event.
+
+That run is a template: a game's President overrides a hook or two (`observe`, `plan_act`,
+`plan_talk`, `view`, `decide`, `choose`, `on_heard`) and never the pipeline that calls them.
 """
 
 from __future__ import annotations

@@ -13,8 +13,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from actors.actor import Actor
