@@ -85,7 +85,8 @@ def ensure_ray(address: str | None = None, num_cpus: int | None = None) -> None:
         check_reachable(address)
         ray.init(address=address, **kwargs)
     else:
-        ray.init(num_cpus=num_cpus or os.cpu_count() or 2, **kwargs)
+        # a Ray started for one command serves this machine only: bound to loopback
+        ray.init(num_cpus=num_cpus or os.cpu_count() or 2, _node_ip_address="127.0.0.1", **kwargs)
 
 
 class RayPlacement:

@@ -184,7 +184,7 @@ class Game:
     def teams(self, options: Options) -> tuple[tuple[int, ...], ...]:
         """The sides of a game with these options, each a sorted tuple of seats, sorted by first seat.
 
-        Default: every seat its own team. A partnership game names its pairs (Dominoes: (0, 2),
+        Default: every seat its own team. A partnership game names its pairs (four seats in pairs: (0, 2),
         (1, 3)); a cooperative game puts every seat in one team."""
         return tuple((seat,) for seat in range(self.num_players(options)))
 

@@ -13,7 +13,7 @@ def local_ray():
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR", _node_ip_address="127.0.0.1")
     yield ray
     ray.shutdown()
 

@@ -1,6 +1,6 @@
 """Tournament specs: a TOML file validated by pydantic, with one-line errors naming the field.
 
-    game = "werewolves"          # a registered game
+    game = "mygame"              # a registered game (`detente games` lists them)
     games = 200                  # how many games in all
     seed = 1                     # base seed: game i's seed is derived from (seed, i)
     seating = "rotate"           # rotate | fixed | permute_deal
@@ -18,7 +18,7 @@ Seating: `rotate` rotates the seats each game, so every entry plays every seat e
 each block of `players` games; `permute_deal` does the same but keeps the game seed (so the deal,
 the dice, the roles) fixed within each block: the same deal replayed with seats permuted; `fixed`
 keeps the lineup's order. The lineup fills the seats in seat order. Where the game has teams
-(`Game.teams`: partnership Dominoes' (0, 2) and (1, 3)) rotation moves whole teams: game i shifts
+(`Game.teams`: e.g. partners (0, 2) and (1, 3)) rotation moves whole teams: game i shifts
 the teams by i and, every `teams` games, the seats within each team, so partners stay partners
 (a lineup `a, b, a, b` keeps both a's together) and every entry holds every team and seat equally
 often over a block. Entries may repeat a label when they are the same agent with the same options.
