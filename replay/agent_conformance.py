@@ -5,7 +5,7 @@ For an agent and a game it plays, with the game options of the agent's `budget` 
 `0 .. games_in_budget - 1`, with the agent in every seat:
 - its logs are byte-identical when played by two processes under different `PYTHONHASHSEED`s;
 - every log verifies (`replay.verify`), and holds no error event (record kind `error`, or `fault`:
-  an office that raised);
+  an actor that raised, an office above all, whose failure the referee never sees);
 - a fork at a mid-game seq, where the agent takes over one seat and hands another over to a
   stand-in, keeps the original prefix, replays to the recorded end and verifies.
 
@@ -32,8 +32,8 @@ from replay.fork import ForkError, fork_header
 from replay.verify import verify_game
 
 HASH_SEEDS = ("1", "4242")
-STAND_IN = "random"  # the seat the agent takes over in a fork; a President alone when testing it
-_STAND_IN_FOR_ITSELF = "random:offices="
+STAND_IN = "random"  # who plays the seats the agent takes over and hands over in a fork
+_STAND_IN_FOR_ITSELF = "random:offices="  # for the stand-in itself: a President alone
 _PROBLEMS = ("error", "fault")  # referee error events; bus faults (an office raised)
 
 # -c program for subprocesses that need a setup call first (a test-only agent registering itself)
@@ -55,7 +55,8 @@ def budget(agent: str, game: str) -> tuple[dict[str, Any], list[int]]:
     return dict(definition.budget.get(game, {})), list(range(definition.games_in_budget))
 
 
-def play_in_process(agent: str, game: str, seeds: Iterable[int], options: dict[str, Any] | None = None) -> list[GameLog]:
+def play_in_process(agent: str, game: str, seeds: Iterable[int],
+                    options: dict[str, Any] | None = None) -> list[GameLog]:
     """Seeded games with `agent` in every seat, played in this process."""
     return [_play(game, seed, [AgentSpec(name=agent)] * _seats(game, options), options) for seed in seeds]
 
@@ -74,12 +75,14 @@ def play_in_subprocess(agent: str, game: str, seeds: Sequence[int], options: dic
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [_root_of(setup), env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory(prefix="detente-agent-conformance-") as tmp:
         path = Path(tmp) / "games.log"
-        args = ["play", game, "--seed", str(seeds[0]), "--games", str(len(seeds)), "--agents", agent, "--log", str(path)]
-        args += [arg for key, value in sorted((options or {}).items()) for arg in ("--option", f"{key}={json.dumps(value)}")]
+        args = ["play", game, "--seed", str(seeds[0]), "--games", str(len(seeds)),
+                "--agents", agent, "--log", str(path)]
+        for key, value in sorted((options or {}).items()):
+            args += ["--option", f"{key}={json.dumps(value)}"]
         done = subprocess.run([*program, *args], env=env, capture_output=True, text=True)
         assert done.returncode == 0, (
             f"agent {agent!r} in {game}: `detente {' '.join(args)}` failed (exit {done.returncode}) "
-            f"under PYTHONHASHSEED={hash_seed}: {done.stderr.strip()[-600:]}")
+            f"under PYTHONHASHSEED={hash_seed}: {' | '.join(done.stderr.strip().splitlines()[-2:])}")
         return path.read_bytes()
 
 
@@ -96,8 +99,9 @@ def check_hash_seeds(agent: str, game: str, seeds: Sequence[int], options: dict[
         cause = ("it changes with the hash seed alone: a set iterated? (or hash()/id() used to order)"
                  if again == first else
                  "two runs under the same hash seed differ too: the clock read? global random used?")
+        where = _first_difference(games, _games(second, agent, game))
         raise AssertionError(f"agent {agent!r} in {game}: logs differ under PYTHONHASHSEED "
-                             f"{HASH_SEEDS[0]} and {HASH_SEEDS[1]}, {_first_difference(games, _games(second, agent, game))}: {cause}")
+                             f"{HASH_SEEDS[0]} and {HASH_SEEDS[1]}, {where}: {cause}")
     return games
 
 
@@ -218,13 +222,13 @@ def _sender_at(log: GameLog, seq: int | None) -> str:
     return f" ({msg['kind']} from {msg.get('sender')})"
 
 
-def _describe(record: dict[str, Any]) -> str:
-    msg = record["msg"]
-    if msg["kind"] == "fault":
-        what = f"fault at seq {record['seq']}: {msg['actor']} raised or misbehaved ({msg['error']})"
-    else:
-        what = f"error event at seq {record['seq']}: {msg['actor']}: {msg['reason']} ({msg['applied']} applied)"
-    return f"{what}; every actor must answer what it is sent, legally, without raising"
+def _describe(rec: dict[str, Any]) -> str:
+    msg = rec["msg"]
+    details = ", ".join(f"{k}={v!r}" for k, v in sorted(msg.items()) if k not in ("kind", "sender", "to", "actor"))
+    what = "fault" if msg["kind"] == "fault" else "error event"
+    did = "raised or misbehaved" if msg["kind"] == "fault" else "failed"
+    return (f"{what} at seq {rec['seq']}: {msg.get('actor')} {did} ({details}); "
+            f"every actor must answer what it is sent, legally, without raising")
 
 
 def _root_of(setup: str) -> str | None:
