@@ -132,8 +132,7 @@ class President(Actor):
         return [Act(sender=self.address, to=REFEREE, turn=request.turn, action=self.choose(request, suggestions))]
 
     def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
-        """The action to play: a confirmed deal's (kept with probability honesty), else a suggestion
-        by utility (flattened by risk), else a random legal one; override for another policy."""
+        """The action to play (a kept deal, a suggestion by utility, a random one); override for another policy."""
         legal = request.legal
         committed = self.kb.get("commitments", str(request.turn))
         if committed in legal and self.rng.random() < self.traits.honesty:
