@@ -1,7 +1,7 @@
 """The address convention of a player's actors: its President at `p3`, its offices at `p3/<name>`.
 
 An office's name is usually its role (`p3/so`, `p3/fo`, `p3/io`); an agent may give an office
-another name (AlphaWolf's random Strategy Office lives at `p3/rso`). Every other address
+another name (e.g. a second Strategy Office at `p3/rso`). Every other address
 ("referee", "log", "bus", "runner") belongs to no seat. Build and parse addresses here only.
 """
 

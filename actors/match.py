@@ -11,10 +11,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from actors.actor import Actor
+from actors.address import seat_of
+from actors.lineup import build_actors
 from actors.placement import RUNTIMES, InlinePlacement
-from actors.referee import Referee
-from actors.registry import AgentSpec, build_player
+from actors.registry import AgentSpec
 from bus.bus import Bus, Sink
 from bus.messages import REFEREE, RUNNER, GameEnd, Start
 from games.registry import get_game
@@ -57,28 +57,6 @@ def make_header(
         "agents": [a.model_dump(mode="json") for a in agents],
         "code_version": CODE_VERSION,
     }
-
-
-def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee: bool = True) -> dict[str, Actor]:
-    """The actors the header describes (all seats by default), by address, in address order."""
-    game = get_game(header["game"])
-    seed = header["seed"]
-    actors: dict[str, Actor] = {}
-    specs = [AgentSpec.model_validate(a) for a in header["agents"]]
-    talkers = set()
-    for seat in range(len(specs)) if referee or seats is None else seats:
-        for actor in build_player(specs[seat], header["game"], seat, seed):
-            if actor.address in actors:
-                raise ValueError(f"two actors at address {actor.address}")
-            actors[actor.address] = actor
-            if actor.address == f"p{seat}/fo":
-                talkers.add(seat)  # a player speaks through its Foreign Office
-    if seats is not None:
-        wanted = {f"p{s}" for s in seats}
-        actors = {a: x for a, x in actors.items() if a.split("/", 1)[0] in wanted}
-    if referee:
-        actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers))
-    return dict(sorted(actors.items()))
 
 
 @dataclass
@@ -138,5 +116,5 @@ def _fork_placement(header: dict[str, Any]):
     before = build_actors({**header, "agents": fork["before"]})
     changed = [s for s, (a, b) in enumerate(zip(fork["before"], header["agents"])) if a != b]
     after_all = build_actors(header)
-    after = {a: x for a, x in after_all.items() if a != REFEREE and int(a.split("/", 1)[0][1:]) in changed}
+    after = {a: x for a, x in after_all.items() if seat_of(a) in changed}
     return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers)

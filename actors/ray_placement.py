@@ -15,7 +15,7 @@ from typing import Any
 
 import ray
 
-from actors.match import build_actors
+from actors.lineup import build_actors
 from actors.placement import InlinePlacement, group_key
 from bus.bus import deliver_one
 from bus.codec import dump, load, pack, unpack

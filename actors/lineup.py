@@ -1,0 +1,38 @@
+"""A game's actors from its header: every seat's President and offices, and the referee.
+
+Its own module so that the placements (inline and Ray) and the match runner all build lineups the
+same way without importing each other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actors.actor import Actor
+from actors.address import player_address, player_of
+from actors.referee import Referee
+from actors.registry import AgentSpec, build_player
+from bus.messages import REFEREE
+from games.registry import get_game
+
+
+def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee: bool = True) -> dict[str, Actor]:
+    """The actors the header describes (all seats by default), by address, in address order."""
+    game = get_game(header["game"])
+    seed = header["seed"]
+    actors: dict[str, Actor] = {}
+    specs = [AgentSpec.model_validate(a) for a in header["agents"]]
+    talkers = set()
+    for seat in range(len(specs)) if referee or seats is None else seats:
+        for actor in build_player(specs[seat], header["game"], seat, seed):
+            if actor.address in actors:
+                raise ValueError(f"two actors at address {actor.address}")
+            actors[actor.address] = actor
+            if actor.address == player_address(seat) and getattr(actor, "speaks", False):
+                talkers.add(seat)  # the referee opens talk rounds to this player
+    if seats is not None:
+        wanted = {player_address(s) for s in seats}
+        actors = {a: x for a, x in actors.items() if player_of(a) in wanted}
+    if referee:
+        actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers))
+    return dict(sorted(actors.items()))
