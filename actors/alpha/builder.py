@@ -1,11 +1,11 @@
 """Alpha agents declared, not hand-built: an options model, a President, an office maker per name.
 
-    DUMBBOT = AlphaAgent(
-        options=DumbBotOptions,
+    GREEDY = AlphaAgent(
+        options=GreedyOptions,
         president=president_from(President, views={"so": ("observation",)}),
-        offices={"so": office_from(DumbBotStrategyOffice, "params", "width")},
+        offices={"so": office_from(GreedyStrategyOffice, "params", "width")},
     )
-    AgentDef("dumbbot", GAMES, DUMBBOT.build, "...")
+    AgentDef("greedy", GAMES, GREEDY.build, "...")
 
 `build` validates a seat's raw options, builds the offices the options switch on
 (`options.office_names()`) at `p<seat>/<name>`, and the President at `p<seat>`, President first.
