@@ -18,6 +18,7 @@ from bus.messages import (
     Act,
     ActRequest,
     ChanceEvent,
+    ErrorCategory,
     ErrorEvent,
     Fault,
     GameEnd,
@@ -75,13 +76,13 @@ class Referee(Actor):
             return self._on_talk(message)
         if isinstance(message, Fault):
             seat = seat_of(message.actor)
-            return self._fail(seat, message.actor, f"raised {message.error}")
+            return self._fail(seat, message.actor, f"raised {message.error}", "raised")
         if isinstance(message, Quiet):
             out: list[Message] = []
             for seat in sorted({seat for seat, _ in self.talk_waiting} | set(self.waiting)):
-                out += self._fail(seat, player_address(seat), "no reply")
+                out += self._fail(seat, player_address(seat), "no reply", "silent")
             return out
-        return [self._error(message.sender, f"unexpected message kind {message.kind!r}", "ignored")]
+        return [self._error(message.sender, f"unexpected message kind {message.kind!r}", "ignored", "unexpected")]
 
     # -- the game loop ----------------------------------------------------------------------
 
@@ -140,14 +141,15 @@ class Referee(Actor):
     def _on_act(self, message: Act) -> list[Message]:
         seat = seat_of(message.sender)
         if seat not in self.waiting or message.turn != self.turn or message.sender != player_address(seat):
-            return [self._error(message.sender, f"unexpected act for turn {message.turn}", "ignored")]
+            return [self._error(message.sender, f"unexpected act for turn {message.turn}", "ignored", "unexpected")]
         legal = self.waiting.pop(seat)
         out: list[Message] = []
         action = message.action
         if action not in legal:
             default = self.state.default_action(seat)
             why = self.state.why_illegal(seat, action)
-            out.append(self._error(message.sender, f"illegal action {action!r}" + (f": {why}" if why else ""), default))
+            reason = f"illegal action {action!r}" + (f": {why}" if why else "")
+            out.append(self._error(message.sender, reason, default, "illegal_action"))
             action = default
         self.actions[seat] = action
         return out + self._maybe_apply()
@@ -174,21 +176,22 @@ class Referee(Actor):
         self.talk_done = False
         return [step] + self._advance()
 
-    def _fail(self, seat: int | None, actor: str, reason: str) -> list[Message]:
+    def _fail(self, seat: int | None, actor: str, reason: str, category: ErrorCategory) -> list[Message]:
         """A player (or one of its modules) failed: apply the default where it was awaited."""
         if seat in self.waiting:
             legal = self.waiting.pop(seat)
             default = self.state.default_action(seat)
             self.actions[seat] = default if default in legal else legal[0]
-            return [self._error(actor, reason, self.actions[seat])] + self._maybe_apply()
+            return [self._error(actor, reason, self.actions[seat], category)] + self._maybe_apply()
         owed = {key for key in self.talk_waiting if key[0] == seat}
         if owed:
             self.talk_waiting -= owed
-            return [self._error(actor, reason, "silence")] + self._maybe_close_round()
-        return [self._error(actor, reason, "ignored")]
+            return [self._error(actor, reason, "silence", category)] + self._maybe_close_round()
+        return [self._error(actor, reason, "ignored", category)]
 
-    def _error(self, actor: str, reason: str, applied: str) -> ErrorEvent:
-        return ErrorEvent(sender=REFEREE, to=LOG, actor=actor, turn=self.turn, reason=reason, applied=applied)
+    def _error(self, actor: str, reason: str, applied: str, category: ErrorCategory) -> ErrorEvent:
+        return ErrorEvent(sender=REFEREE, to=LOG, actor=actor, turn=self.turn, reason=reason, applied=applied,
+                          category=category)
 
     # -- talk rounds ------------------------------------------------------------------------
 
@@ -233,14 +236,14 @@ class Referee(Actor):
             or message.channel not in spec.channels
             or seat not in spec.channels[message.channel]
         ):
-            return [self._error(message.sender, f"unexpected talk on {message.channel!r}", "ignored")]
+            return [self._error(message.sender, f"unexpected talk on {message.channel!r}", "ignored", "unexpected")]
         self.talk_waiting.discard((seat, message.channel))
         out: list[Message] = []
         kept = []
         for item in message.says:
             reason = self.state.validate_talk(seat, message.channel, item)
             if reason:
-                out.append(self._error(message.sender, f"invalid talk {item.kind}: {reason}", "dropped"))
+                out.append(self._error(message.sender, f"invalid talk {item.kind}: {reason}", "dropped", "invalid_talk"))
             else:
                 kept.append(item)
         if kept:

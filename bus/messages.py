@@ -106,6 +106,12 @@ class StepEvent(Message):
     digest: str
 
 
+# What went wrong, for readers that must not parse `reason`: an action the rules refuse, talk the
+# rules drop, an actor that raised, one that never answered, a message nobody awaited; "unknown"
+# only in logs written before categories existed.
+ErrorCategory = Literal["illegal_action", "invalid_talk", "raised", "silent", "unexpected", "unknown"]
+
+
 class ErrorEvent(Message):
     """Record: an actor failed (raised, illegal action, no reply); the rules' default applied."""
 
@@ -114,6 +120,7 @@ class ErrorEvent(Message):
     turn: int
     reason: str
     applied: str
+    category: ErrorCategory = "unknown"
 
 
 class TalkTurn(Message):

@@ -56,7 +56,8 @@ def generic_transcript(log: GameLog, player: int | None = None) -> dict[str, Any
             events.append({"seq": step.seq, "turn": msg["turn"], "channel": msg["channel"], "round": msg["round"],
                            "lines": msg["lines"]})
         elif kind == "error":
-            events.append({"seq": step.seq, "error": msg["reason"], "actor": msg["actor"], "applied": msg["applied"]})
+            events.append({"seq": step.seq, "error": msg["reason"], "category": msg.get("category", "unknown"),
+                           "actor": msg["actor"], "applied": msg["applied"]})
         elif kind == "game_end":
             end = {"summary": msg["summary"], "winners": list(msg["winners"]), "returns": list(msg["returns"])}
     return {"game": header.get("game"), "game_id": header.get("game_id"), "seed": header.get("seed"),
@@ -92,7 +93,7 @@ def render_generic(data: dict[str, Any]) -> str:
                 says = "; ".join(str({k: v for k, v in s.items()}) for s in line["says"]) or "(nothing)"
                 out.append(f"[{e['seq']}] {e['channel']} round {e['round']}: p{line['speaker']} says {says}")
         elif "error" in e:
-            out.append(f"[{e['seq']}] error {e['actor']}: {e['error']} (applied {e['applied']})")
+            out.append(f"[{e['seq']}] error ({e['category']}) {e['actor']}: {e['error']} (applied {e['applied']})")
     if data["end"]:
         out.append(f"end: {data['end']['summary']} (winners {data['end']['winners']})")
     return "\n".join(out)

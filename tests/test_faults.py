@@ -59,10 +59,10 @@ def _raising_so(game, seat, seed, opts):
 
 BAD_SEATS = {"p0", "p1", "p2"}
 
-BAD = {
-    "raises": (_raising_pr, "raised RuntimeError: boom"),
-    "illegal": (_solo(IllegalPresident), "illegal action 'fly:away'"),
-    "silent": (_solo(SilentPresident), "no reply"),
+BAD = {  # agent: (builder, reason text, typed category)
+    "raises": (_raising_pr, "raised RuntimeError: boom", "raised"),
+    "illegal": (_solo(IllegalPresident), "illegal action 'fly:away'", "illegal_action"),
+    "silent": (_solo(SilentPresident), "no reply", "silent"),
 }
 
 
@@ -79,13 +79,14 @@ def _play(monkeypatch, name, build):
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_player_gets_error_event_and_default(monkeypatch, name):
-    build, reason = BAD[name]
+    build, reason, category = BAD[name]
     result, log = _play(monkeypatch, name, build)
     assert result.end.summary  # the game completed
     errors = [r["msg"] for r in log.records if r["msg"]["kind"] == "error"]
     assert errors, "no error event"
     assert {e["actor"] for e in errors} <= BAD_SEATS
     assert any(reason in e["reason"] and e["applied"] in ("abstain", "silence") for e in errors)
+    assert {e["category"] for e in errors if reason in e["reason"]} == {category}  # readers need not parse reason
     steps = [r["msg"] for r in log.records if r["msg"]["kind"] == "step"]
     acted = [a for s in steps for p, a in s["actions"].items() if f"p{p}" in BAD_SEATS]
     assert acted and set(acted) == {"abstain"}

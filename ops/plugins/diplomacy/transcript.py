@@ -72,7 +72,7 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
         elif kind == "step":
             state.apply_actions({int(p): a for p, a in msg["actions"].items()})
             sync()
-        elif kind == "error" and msg["reason"].startswith("invalid talk"):
+        elif kind == "error" and _category(msg) == "invalid_talk":
             ph(now)["dropped"].append({"actor": msg["actor"], "reason": msg["reason"]})
         elif kind == "kb_change":
             _kb_change(ph(now), msg, player, record["seq"])
@@ -182,3 +182,10 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     """(text, data) of one Diplomacy game's transcript."""
     data = build_transcript(log, player)
     return render_transcript(data), data
+
+
+def _category(error: dict[str, Any]) -> str:
+    """An error record's category (logs written before categories: read off the reason)."""
+    if error.get("category", "unknown") != "unknown":
+        return error["category"]
+    return "invalid_talk" if error["reason"].startswith("invalid talk") else "unknown"

@@ -70,7 +70,7 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
                     phase(msg["turn"])["lines"].append(entry)
                     phase(msg["turn"])["talk"] += [{"round": msg["round"], "channel": msg["channel"],
                                                     "speaker": line["speaker"], **s} for s in line["says"]]
-        elif kind == "error" and msg["reason"].startswith("invalid talk"):
+        elif kind == "error" and _category(msg) == "invalid_talk":
             phase(msg["turn"])["dropped"].append({"actor": msg["actor"], "reason": msg["reason"]})
         elif kind == "kb_change":
             _kb_change(phase(msg["turn"]), msg, player, trust, record["seq"])
@@ -244,3 +244,10 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     """(text, data) of one Werewolves game's transcript."""
     data = build_transcript(log, player)
     return render_transcript(data), data
+
+
+def _category(error: dict[str, Any]) -> str:
+    """An error record's category (logs written before categories: read off the reason)."""
+    if error.get("category", "unknown") != "unknown":
+        return error["category"]
+    return "invalid_talk" if error["reason"].startswith("invalid talk") else "unknown"
