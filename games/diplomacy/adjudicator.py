@@ -9,7 +9,12 @@ cycle fail as if not convoyed, and cut no support). A convoyed army cannot cut a
 for or against a fleet of its own convoy (2000 rulebook), unless another chain avoids that fleet.
 
 Results per unit use the DATC words: ok, bounce, cut, dislodged, void, no convoy, disrupted,
-disband. Orders come typed and already validated (`board.parse_order`); a unit without one holds.
+disband. The convoy words go where the reference engine puts them: "no convoy" on a convoyed army
+whose move fails for want of its convoy, on the fleets of that convoy that stay, on the supports
+given to that move, and (with "void") on a convoy order for its army's move that no chain of it
+uses; "disrupted" on a fleet that stays although the paradox rule cancelled its convoy because the
+fleet's own dislodgement depended on it. A dislodged convoying fleet is just "dislodged".
+Orders come typed and already validated (`board.parse_order`); a unit without one holds.
 """
 
 from __future__ import annotations
@@ -74,8 +79,8 @@ class _Orders:
     it is: a move (does it succeed), a support (is it given), a convoy (does the fleet stay).
     `resolve` (and `moves`) come from the subclass: a quick pass or full guess-and-check."""
 
-    __slots__ = ("board", "convoyers", "into", "movers", "no_convoy", "order", "supports", "szykman", "units",
-                 "value", "void")
+    __slots__ = ("board", "convoyers", "into", "movers", "no_convoy", "order", "paradox", "supports", "szykman",
+                 "units", "value", "void")
 
     def __init__(self, board: Board, by_prov: dict[str, Order], moves: list[str], supports: list[str],
                  convoys: list[str], datc: str):
@@ -87,6 +92,7 @@ class _Orders:
         self.convoyers: dict[str, frozenset[str]] = {}  # convoyed mover -> its convoying fleets
         self.no_convoy: set[str] = set()  # convoyed movers with no chain at all (hold)
         self.szykman: set[str] = set()  # convoyed movers failed by the paradox rule
+        self.paradox: set[str] = set()  # convoying fleets of a cycle the paradox rule decided
         self.supports: dict[str, list[str]] = {}  # supported prov -> valid supporters
         self.void: set[str] = set()
         self.value: dict[str, bool] = {}
@@ -462,6 +468,7 @@ class _Movement(_Orders):
         if fleets:
             # Convoy paradox, Szykman rule: the moves convoyed by fleets of the cycle fail as
             # if not convoyed (they hold, and cut no support).
+            self.paradox |= fleets
             for m, fl in sorted(self.convoyers.items()):
                 if fl & fleets and m not in self.szykman:
                     self.szykman.add(m)
@@ -513,8 +520,11 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
     m = _decide(board, by_prov, moves, supports, convoys, datc)
     used, results, out = _result_lists(units, by_prov)
     for p in m.void:
+        if _convoys_the_move(by_prov, by_prov[p]):
+            out[p].append(NO_CONVOY)  # on no chain the move uses: it convoys nothing
         out[p].append(VOID)
     new_units, moved, dislodged = _move_units(m, out)
+    _failed_convoys(m, out, dislodged)
     for p in m.no_convoy:
         out[p].append(NO_CONVOY)
     for sups in m.supports.values():
@@ -659,6 +669,31 @@ def _move_units(m: _Orders, out: dict[str, list[str]]
     return new_units, moved, dislodged
 
 
+def _convoys_the_move(by_prov: dict[str, Order], o: Order) -> bool:
+    """`o` is a convoy order for the move its army is ordered to make (same army, same destination)."""
+    if o.kind != "C":
+        return False
+    a = by_prov.get(o.target[:3])
+    return a is not None and a.kind == "-" and a.utype == "A" and a.dest == o.dest
+
+
+def _failed_convoys(m: _Orders, out: dict[str, list[str]], dislodged: dict[str, str]) -> None:
+    """The words of a convoyed move that failed for want of its convoy (the army's own result is
+    "no convoy"), on the units that had nothing else to report: each fleet convoying it, unless
+    dislodged, "no convoy", or "disrupted" where the paradox rule cancelled the convoy because
+    the fleet's own dislodgement depended on it; each support given to the move, "no convoy"."""
+    value, paradox = m.value, m.paradox
+    for p, fleets in m.convoyers.items():
+        if value[p] or m.path(p):
+            continue
+        for f in sorted(fleets):
+            if f not in dislodged and not out[f]:
+                out[f].append(DISRUPTED if f in paradox else NO_CONVOY)
+        for s in m.supports.get(p, ()):
+            if value[s]:
+                out[s].append(NO_CONVOY)
+
+
 def _board_after_moves(board: Board, new_units: dict[str, tuple[str, str, str]]) -> Board:
     """The board after a movement phase, in its retreat phase, with no dislodged unit yet."""
     after = Board.__new__(Board)
@@ -674,12 +709,9 @@ def _dislodge(m: _Orders, out: dict[str, list[str]], after: Board, moved: dict[s
               dislodged: dict[str, str]) -> dict[str, str]:
     """Mark the dislodged units, give each its retreat options on `after` (or disband it when it
     has none); returns dislodged unit -> its dislodger's province."""
-    units, by_prov, void = m.units, m.order, m.void
+    units = m.units
     for p in dislodged:
-        res = out[p]
-        res.append(DISLODGED)
-        if by_prov[p].kind == "C" and p not in void:
-            res.append(DISRUPTED)
+        out[p].append(DISLODGED)  # a convoying fleet too: "dislodged" says it, not "disrupted"
     standoff = _standoffs(m, moved, dislodged)
     new_units = after.units
     named: dict[str, str] = {}  # dislodged unit -> its dislodger's province
