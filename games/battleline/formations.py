@@ -45,30 +45,38 @@ def rank_of(score: int) -> str:
 
 
 class Pool:
-    """Troops a side may still receive: by card, count per value, values per colour (high first)."""
+    """Troops a side may still receive: a value mask per colour and a count per value."""
 
-    __slots__ = ("have", "per_value", "per_colour", "values", "size", "colour_mask", "any_mask")
+    __slots__ = ("colour_mask", "any_mask", "per_value", "size")
 
     def __init__(self, troops: Iterable[int]):
-        have = [False] * N_TROOPS
-        for card in troops:
-            have[card] = True
-        per_value = [0] * 11
-        per_colour: list[list[int]] = [[], [], [], [], [], []]
-        values: list[int] = []
         colour_mask = [0] * 6  # bit v: the troop (colour, v) is in the pool
-        for v in range(10, 0, -1):
-            for col in range(6):
-                if have[col * 10 + v - 1]:
-                    per_value[v] += 1
-                    per_colour[col].append(v)
-                    values.append(v)
-                    colour_mask[col] |= 1 << v
-        self.have, self.per_value, self.per_colour = have, per_value, per_colour
-        self.values, self.size = values, len(values)
-        self.colour_mask = colour_mask
+        per_value = [0] * 11
+        for card in troops:
+            colour_mask[card // 10] |= 1 << (card % 10 + 1)
+        for mask in colour_mask:
+            for v in range(1, 11):
+                per_value[v] += mask >> v & 1
+        self.colour_mask, self.per_value = colour_mask, per_value
         self.any_mask = colour_mask[0] | colour_mask[1] | colour_mask[2] | colour_mask[3] \
             | colour_mask[4] | colour_mask[5]
+        self.size = sum(per_value)
+
+    def top_values(self, k: int, colour: int = -1) -> int:
+        """Sum of the k highest values in the pool (of one colour if given); -1 if too few."""
+        total, v = 0, 10
+        if colour < 0:
+            counts = self.per_value
+            while k and v:
+                take = min(k, counts[v])
+                total, k, v = total + take * v, k - take, v - 1
+        else:
+            mask = self.colour_mask[colour]
+            while k and v:
+                if mask >> v & 1:
+                    total, k = total + v, k - 1
+                v -= 1
+        return -1 if k else total
 
 
 EMPTY = Pool(())
@@ -125,7 +133,7 @@ def best(cards: list[int], need: int, fog: bool, pool: Pool = EMPTY, floor: int 
             if total >= 0:
                 s = rank * 100 + total
                 return s if s > floor else IMPOSSIBLE
-    total = (sum(c % 10 + 1 for c in troops) + sum(_top(w) for w in wilds) + sum(pool.values[:k]))
+    total = sum(c % 10 + 1 for c in troops) + sum(_top(w) for w in wilds) + pool.top_values(k)
     return total if total > floor else IMPOSSIBLE
 
 
@@ -207,9 +215,9 @@ def _battalion(troops: list[int], wilds: list[int], k: int, need: int, pool: Poo
     fixed = sum(c % 10 + 1 for c in troops) + sum(_top(w) for w in wilds)
     found = IMPOSSIBLE
     for col in colours:
-        values = pool.per_colour[col]
-        if len(values) >= k:
-            found = max(found, fixed + sum(values[:k]))
+        extra = pool.top_values(k, col)
+        if extra >= 0:
+            found = max(found, fixed + extra)
     return found
 
 

@@ -70,7 +70,7 @@ class BattleLineOptions(Options):
     # the best formation (the latest placed among equals), or the latest placed card.
     mud_removal: Literal["owner_chooses", "keep_best", "discard_last"] = "owner_chooses"
     # Not in the rules (1.1 item 7): two turns in a row with a pass and no claim end the game,
-    # drawn, or won by the side with more flags (drawn when equal).
+    # drawn (0 points each), or won by the side with more flags (drawn when equal).
     double_pass: Literal["draw", "most_flags"] = "draw"
     series: int = Field(1, ge=1, le=MAX_SERIES)  # games in a match: winner 5, loser its flags
 
@@ -437,8 +437,9 @@ class BattleLineState(State):
 
     def _end_game(self, winner: int | None, how: str) -> None:
         flags = [self._claimed.count(0), self._claimed.count(1)]
-        # 1.1 "Series scoring": the winner scores 5, the loser the flags it won.
-        gained = [5 if winner == s else flags[s] for s in (0, 1)]
+        # 1.1 "Series scoring": the winner scores 5, the loser the flags it won; a drawn game
+        # (double pass) has neither, and scores 0 to both (ours).
+        gained = [0, 0] if winner is None else [5 if winner == s else flags[s] for s in (0, 1)]
         self._points = [self._points[s] + gained[s] for s in (0, 1)]
         self._results = self._results + [
             {"winner": winner, "how": how, "flags": flags, "points": gained, "first": self._first}]
@@ -611,7 +612,7 @@ class BattleLineState(State):
         for d in (0, 1):
             deck, known = self._decks[d], self._known_deck[seat]
             top = len(deck) - 1
-            out[DECK_NAMES[d]] = [[top - i, NAMES[c]] if names else top - i
+            out[DECK_NAMES[d]] = [[top - i, NAMES[deck[i]]] if names else top - i
                                   for i in range(top, -1, -1) if deck[i] in known]
         return out
 
