@@ -46,6 +46,8 @@ class GamePlugin:
     - board: a function (state, player | None) -> SVG text (the debugger's board)
     - commands: a function (argparse subparsers) -> None adding `detente <game> ...` commands
     - exporters: format name -> function (log) -> str (e.g. a saved-game JSON)
+    - short_options: game options for a short game (conformance checks of agents without a
+      budget of their own for this game, quick demos)
     """
 
     name: str
@@ -59,6 +61,7 @@ class GamePlugin:
     board: str | None = None
     commands: str | None = None
     exporters: Mapping[str, str] = field(default_factory=dict)
+    short_options: Mapping[str, Any] = field(default_factory=dict)  # a short game, for checks and demos
 
 
 def resolve(reference: str) -> Any:

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 from actors.match import game_options, make_header, record
 from actors.registry import AGENTS, AgentDef, AgentSpec, agent_names, parse_spec
 from bus.log import GameLog, parse_log
-from games.registry import game_names, get_game
+from games.registry import game_names, get_game, get_plugin
 from replay.fold import DigestMismatch, fold
 from replay.fork import ForkError, fork_header
 from replay.verify import verify_game
@@ -50,9 +50,10 @@ def agent_game_pairs() -> list[tuple[str, str]]:
 
 def budget(agent: str, game: str) -> tuple[dict[str, Any], list[int]]:
     """The game options and seeds the agent's conformance budget gives for `game` (no entry for
-    the game: its default options)."""
+    the game: the short options the game's plugin declares, else its defaults)."""
     definition = _definition(agent)
-    return dict(definition.budget.get(game, {})), list(range(definition.games_in_budget))
+    options = definition.budget.get(game, get_plugin(game).short_options)
+    return dict(options), list(range(definition.games_in_budget))
 
 
 def play_in_process(agent: str, game: str, seeds: Iterable[int],

@@ -17,6 +17,7 @@ from typing import Any
 from bus.log import GameLog, read_log
 from games.diplomacy.board import HOMES, POWERS, Board
 from replay.fold import initial_state
+from replay.walk import walk
 
 RULES = ["NO_PRESS", "POWER_CHOICE"]
 
@@ -40,17 +41,17 @@ def export_game(game: GameLog, game_id: str | None = None) -> dict[str, Any]:
     if header.get("game") != "diplomacy":
         raise ValueError(f"game {header.get('game')!r} is not diplomacy")
     game_id = game_id or str(header.get("game_id"))
-    state = initial_state(header)
+    state = initial_state(header)  # before the first record; then the walk's state after each one
+    before, last = state.board, state.to_json()["last"]
     phases: list[dict[str, Any]] = []
-    for record in game.records:
-        msg = record["msg"]
-        if msg["kind"] != "step":
+    for step in walk(game):
+        if not step.changed:
             continue
-        before, last = state.board, state.to_json()["last"]
-        state.apply_actions({int(p): a for p, a in msg["actions"].items()})
+        state = step.state
         now = state.to_json()["last"]
-        if now is not last and now is not None and now != last:
+        if now is not None and now != last:
             phases.append(_phase(before, now["orders"], now["results"], game_id, len(phases)))
+        before, last = state.board, now
     final = _phase(state.board, {}, {}, game_id, len(phases))
     if state.is_terminal():
         final["name"] = final["state"]["name"] = "COMPLETED"

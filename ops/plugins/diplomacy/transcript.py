@@ -21,6 +21,7 @@ from bus.codec import load
 from bus.log import GameLog
 from games.diplomacy.board import POWERS
 from replay.fold import initial_state
+from replay.walk import walk
 from replay.transcript import TranscriptError
 
 TOP_GOALS = 3  # predicted goals shown per power in the text (the JSON has them all)
@@ -57,20 +58,16 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
             last_phase = last["phase"]
             ph(last_phase)["orders"] = last["orders"]
 
-    for record in log.records:
-        msg = record["msg"]
+    now = state.board.phase  # the phase before the record at hand
+    for step in walk(log):
+        record, msg, state = step.record, step.msg, step.state
         kind = msg["kind"]
-        now = state.board.phase
         if kind == "talk_round":
-            for line in load(msg).lines:
-                for item in line.says:
-                    state.apply_talk(line.speaker, msg["channel"], item)
             for line in msg["lines"]:
                 for s in line["says"]:
                     ph(now)["talk"].append({"round": msg["round"], "speaker": POWERS[line["speaker"]], **s})
             sync()
         elif kind == "step":
-            state.apply_actions({int(p): a for p, a in msg["actions"].items()})
             sync()
         elif kind == "error" and _category(msg) == "invalid_talk":
             ph(now)["dropped"].append({"actor": msg["actor"], "reason": msg["reason"]})
@@ -78,6 +75,7 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
             _kb_change(ph(now), msg, player, record["seq"])
         elif kind == "game_end":
             end = {"summary": msg["summary"], "ranks": msg.get("ranks") or (msg.get("extra") or {}).get("ranks")}  # typed since teams; extra before
+        now = state.board.phase
     return {"game_id": header.get("game_id"), "seed": header.get("seed"), "agents": header.get("agents"),
             "options": header.get("options"), "player": player, "end": end, "phases": [phases[n] for n in order]}
 

@@ -20,7 +20,7 @@ from typing import Any
 from actors.address import office_of, seat_of
 from bus.log import GameLog
 from games.hanabi.cards import COLOURS
-from replay.fold import initial_state
+from replay.walk import walk
 from replay.transcript import TranscriptError
 
 SHOWN_CANDIDATES = 4  # candidate cards listed per slot in the text (the JSON has them all)
@@ -30,15 +30,15 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
     header = log.header
     if header.get("game") != "hanabi":
         raise TranscriptError(f"this transcript is for hanabi games, not {header.get('game')!r}")
-    state = initial_state(header)
     players = len(header["agents"])
     if player is not None and not 0 <= player < players:
         raise TranscriptError(f"player {player} is not a seat (players 0..{players - 1})")
     why: dict[tuple[int, int], dict[str, Any]] = {}  # (turn, seat) -> suggestions and beliefs
     turns: list[dict[str, Any]] = []
     end = None
-    for record in log.records:
-        msg = record["msg"]
+    hands: list[Any] = []  # every seat's hand before the record at hand (after the last change)
+    for step in walk(log):
+        record, msg = step.record, step.msg
         kind = msg["kind"]
         if kind == "office_reply" and office_of(msg["sender"]) is not None:
             seat = seat_of(msg["to"])
@@ -48,13 +48,10 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
             for update in msg["updates"]:
                 if list(update["path"]) == ["beliefs"]:
                     entry["beliefs"] = update["value"]
-        elif kind == "chance":
-            state.apply_chance(msg["outcome"])
         elif kind == "step":
             (seat, action), = ((int(p), a) for p, a in msg["actions"].items())
-            hand = state.to_json()["hands"][seat]
-            state.apply_actions({seat: action})
-            table = state.to_json()
+            hand = hands[seat]
+            table = step.state.to_json()
             event = table["history"][-1]
             turn = {"turn": msg["turn"], "seq": record["seq"], "player": seat, "action": action, "hand": hand,
                     **_effect(event, table), "fireworks": table["fireworks"], "hints": table["hints"],
@@ -65,6 +62,8 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
                 turns.append(turn)
         elif kind == "game_end":
             end = {"summary": msg["summary"], "score": msg["extra"].get("score"), "steps": msg["steps"]}
+        if step.changed:
+            hands = step.state.to_json()["hands"]
     return {
         "game": "hanabi",
         "game_id": header.get("game_id"),

@@ -22,7 +22,7 @@ from typing import Any
 from actors.address import office_of, seat_of
 from actors.werewolves.deals import bid_totals, bid_winner, binding, read_deals
 from bus.log import GameLog
-from replay.fold import initial_state
+from replay.walk import walk
 from replay.transcript import TranscriptError
 
 ROLE_LETTERS = (("werewolf", "w"), ("seer", "s"), ("doctor", "d"), ("villager", "v"))
@@ -41,7 +41,6 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
     end: dict[str, Any] | None = None
     heard_keys: set[tuple[int, str, int]] = set()
     trust: dict[str, float] = {}
-    state = initial_state(header)
     seen_events = 0
 
     def phase(turn: int) -> dict[str, Any]:
@@ -50,11 +49,10 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
                             "commitments": {}, "silent_deals": [], "actions": {}, "outcome": [], "view": []}
         return phases[turn]
 
-    for record in log.records:
-        msg = record["msg"]
+    for step in walk(log):
+        record, msg, state = step.record, step.msg, step.state
         kind = msg["kind"]
         if kind == "chance":
-            state.apply_chance(msg["outcome"])
             if roles is None and isinstance(msg["outcome"], list):
                 roles = list(msg["outcome"])
         elif kind in ("talk_turn", "act_request"):
@@ -75,7 +73,6 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
         elif kind == "kb_change":
             _kb_change(phase(msg["turn"]), msg, player, trust, record["seq"])
         elif kind == "step":
-            state.apply_actions({int(p): a for p, a in msg["actions"].items()})
             ph = phase(msg["turn"])
             ph["actions"].update({p: a for p, a in msg["actions"].items()})
             events = state.to_json()["events"]
