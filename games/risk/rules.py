@@ -45,18 +45,29 @@ eliminated, later elimination better.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from itertools import combinations
 from typing import Any, Literal
 
 from pydantic import Field
 
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.risk.actions import (
+    ATTACKS_BY_CODE,
+    BY_CODE,
+    CLAIM_ORDER,
+    CLAIMS,
+    DEFENDS,
+    END,
+    FORTIFIES,
+    PARSE,
+    moves,
+    place,
+    placements,
+)
+from games.risk.cards import ELIMINATION_HAND, MAX_HAND, is_set, set_value, trades
 from games.risk.dice import resolve
 from games.risk.mapdata import (
     CARD_CODES,
     CARD_INDEX,
-    CARD_SYMBOLS,
     CODES,
     CONTINENT_BONUS,
     CONTINENT_MEMBERS,
@@ -65,23 +76,20 @@ from games.risk.mapdata import (
     NEIGHBOURS,
     NUM_CARDS,
     NUM_TERRITORIES,
-    WILD,
 )
+
+__all__ = ["Risk", "RiskOptions", "RiskState", "is_set", "reinforcements", "set_value", "step_bound"]
 
 INITIAL_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}  # notes 2.3
 NEUTRAL_ARMIES = 40  # PB 1993, two players
 NEUTRAL_TERRITORIES = 14  # PB 1993: three piles of 14
-SET_VALUES = (4, 6, 8, 10, 12, 15)  # notes 2.3: then +5 each
-MAX_HAND = 5  # notes 2.3: you must trade at the start of a turn holding 5 or more
-ELIMINATION_HAND = 6  # notes 2.3: 6 or more after taking a hand: trade down to 4 or fewer
 MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
 
-DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, END = (
+DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
     "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
-    "transfer", "draw", "end")
+    "transfer", "draw", "over")
 _CHANCES = (DEAL, ROLL, DRAW)
-_PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, END)
-END_ACTION = "end"
+_PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER)
 
 
 class RiskOptions(Options):
@@ -93,72 +101,6 @@ class RiskOptions(Options):
     fortify: Literal["adjacent", "connected"] = "adjacent"  # adjacent: classic; connected: 2008
     cards: bool = False  # the seed plays without cards
     max_rounds: int = Field(200, ge=1, le=MAX_ROUNDS_LIMIT)  # then a draw (ours: 200)
-
-
-# -- action strings, built once --------------------------------------------------------------
-
-# Codes are three capital letters, so walking territories (and neighbours) in code order and
-# appending each one's actions in string order yields sorted lists without sorting.
-_BY_CODE = tuple(sorted(range(NUM_TERRITORIES), key=CODES.__getitem__))
-_NEIGHBOURS_BY_CODE = tuple(tuple(sorted(ns, key=CODES.__getitem__)) for ns in NEIGHBOURS)
-CLAIMS = tuple(f"claim:{c}" for c in CODES)
-DEFENDS = ("defend:1", "defend:2")
-_ATTACKS = {(f, t): tuple(f"attack:{CODES[f]},{CODES[t]},{d}" for d in (1, 2, 3))
-            for f in range(NUM_TERRITORIES) for t in NEIGHBOURS[f]}
-_ATTACKS_BY_CODE = tuple(tuple((t, _ATTACKS[(f, t)]) for t in _NEIGHBOURS_BY_CODE[f])
-                         for f in range(NUM_TERRITORIES))
-_FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
-              for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
-_PARSE: dict[str, tuple[Any, ...]] = {
-    **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
-    **{s: ("defend", d + 1) for d, s in enumerate(DEFENDS)},
-    **{s: ("attack", f, t, d + 1) for (f, t), ss in _ATTACKS.items() for d, s in enumerate(ss)},
-    **{s: ("fortify", f, t) for (f, t), s in _FORTIFIES.items()},
-    END_ACTION: ("end",),
-}
-
-
-@lru_cache(maxsize=4096)
-def _place(t: int, n: int) -> str:
-    return f"place:{CODES[t]}:{n}"
-
-
-@lru_cache(maxsize=512)
-def _placements(left: int) -> tuple[tuple[str, ...], ...]:
-    """Per territory, its `place:T:n` actions for the sizes offered with `left` to place, in string order."""
-    sizes = sorted(_chunks(left), key=str)
-    return tuple(tuple(_place(t, k) for k in sizes) for t in range(NUM_TERRITORIES))
-
-
-@lru_cache(maxsize=1024)
-def _moves(lo: int, hi: int) -> tuple[str, ...]:
-    """`move:n` for n = lo..hi, in string order."""
-    return tuple(sorted(f"move:{n}" for n in range(lo, hi + 1)))
-
-
-@lru_cache(maxsize=256)
-def _chunks(left: int) -> tuple[int, ...]:
-    """Placement sizes offered with `left` armies to place: powers of two up to it, and all."""
-    out, n = [], 1
-    while n < left:
-        out.append(n)
-        n *= 2
-    return tuple(out) + (left,)
-
-
-def set_value(k: int) -> int:
-    """Armies for the k-th set traded in the game (k from 1): 4, 6, 8, 10, 12, 15, 20, 25, ..."""
-    return SET_VALUES[k - 1] if k <= len(SET_VALUES) else SET_VALUES[-1] + 5 * (k - len(SET_VALUES))
-
-
-def is_set(cards: tuple[int, ...] | list[int]) -> bool:
-    """Three cards form a set: three of a symbol, one of each, or any two plus a wild (notes 2.3)."""
-    if len(cards) != 3 or len(set(cards)) != 3:
-        return False
-    symbols = [CARD_SYMBOLS[c] for c in cards]
-    if WILD in symbols:
-        return True
-    return len(set(symbols)) in (1, 3)  # all equal, or all different (not a chained !=)
 
 
 def reinforcements(owner: list[int], seat: int) -> int:
@@ -208,14 +150,14 @@ class RiskState(State):
 
     # -- node kind -------------------------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self._phase == END
+        return self._phase == OVER
 
     def is_chance(self) -> bool:
         return self._phase in _CHANCES
 
     def current_players(self) -> list[int]:
         ph = self._phase
-        if ph in _CHANCES or ph == END:
+        if ph in _CHANCES or ph == OVER:
             return []
         if ph == DEFEND:
             return [self._owner[self._pending[1]]]
@@ -332,7 +274,7 @@ class RiskState(State):
 
     # -- decisions -------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list[str]:
-        if self._phase in _CHANCES or self._phase == END or player not in self.current_players():
+        if self._phase in _CHANCES or self._phase == OVER or player not in self.current_players():
             return []
         return list(self._legal_now())
 
@@ -344,14 +286,14 @@ class RiskState(State):
             return ""
         ph = self._phase
         if ph in (ATTACK, FORTIFY):
-            return END_ACTION
+            return END
         if ph == DEFEND:
             return DEFENDS[1]
         if ph in (OCCUPY, TRANSFER):
             return f"move:{self._pending[2]}"
         if ph == REINFORCE and legal[0].startswith("place:"):
             first = next(t for t in range(NUM_TERRITORIES) if self._owner[t] == self._cur)
-            return _place(first, self._reinf)
+            return place(first, self._reinf)
         return legal[0]
 
     def why_illegal(self, player: int, action: str) -> str | None:
@@ -385,7 +327,7 @@ class RiskState(State):
             f, t, _ = self._pending
             self._occupy(f, t, int(action[5:]))
         elif ph == DEFEND:
-            self._pending[3] = _PARSE[action][1]
+            self._pending[3] = PARSE[action][1]
             self._phase = ROLL
         elif ph == FORTIFY:
             self._act_fortify(action)
@@ -393,7 +335,7 @@ class RiskState(State):
             f, t, _ = self._pending
             self._transfer(f, t, int(action[5:]))
         elif ph == CLAIM:
-            self._act_claim(_PARSE[action][1])
+            self._act_claim(PARSE[action][1])
         elif ph == SETUP:
             self._act_setup(INDEX[action[6:9]])
 
@@ -407,13 +349,13 @@ class RiskState(State):
         ph, p, owner, armies = self._phase, self._cur, self._owner, self._armies
         if ph == ATTACK:
             out = []
-            for f in _BY_CODE:
+            for f in BY_CODE:
                 if owner[f] == p and armies[f] >= 2:
                     dice = 3 if armies[f] > 3 else armies[f] - 1
-                    for t, strings in _ATTACKS_BY_CODE[f]:
+                    for t, strings in ATTACKS_BY_CODE[f]:
                         if owner[t] != p:
                             out += strings[:dice]
-            out.append(END_ACTION)  # "attack:..." < "end"
+            out.append(END)  # "attack:..." < "end"
             return out
         elif ph == REINFORCE:
             # Forced trades come first (5+ cards at the start, 5+ in the cash-in after an
@@ -422,42 +364,28 @@ class RiskState(State):
             forced = hand >= MAX_HAND
             out = []
             if not forced:
-                table = _placements(self._reinf)
-                for t in _BY_CODE:
+                table = placements(self._reinf)
+                for t in BY_CODE:
                     if owner[t] == p:
                         out += table[t]
             if self._o.cards and (forced or not self._cash):
-                out += sorted(self._trades())  # "place:..." < "trade:..."
+                out += trades(self._hands[p])  # "place:..." < "trade:..."
             return out
         elif ph in (OCCUPY, TRANSFER):
             f, _, lo = self._pending
-            return list(_moves(lo, armies[f] - 1))
+            return list(moves(lo, armies[f] - 1))
         elif ph == DEFEND:
             return list(DEFENDS)
         elif ph == FORTIFY:
-            out = [_FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
+            out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
             out.sort()
-            return [END_ACTION] + out  # "end" < "fortify:..."
+            return [END] + out  # "end" < "fortify:..."
         elif ph == CLAIM:
-            return [CLAIMS[t] for t in _CLAIM_ORDER if owner[t] == -1]
+            return [CLAIMS[t] for t in CLAIM_ORDER if owner[t] == -1]
         elif ph == SETUP:
             seat = self._todo[0]
-            return [_place(t, 1) for t in _BY_CODE if owner[t] == seat]
+            return [place(t, 1) for t in BY_CODE if owner[t] == seat]
         return []
-
-    def _trades(self) -> list[str]:
-        """Every set in the current player's hand (with two wilds, a set needing one uses W1)."""
-        hand = self._hands[self._cur]
-        if len(hand) < 3:
-            return []
-        w1, w2 = NUM_CARDS - 2, NUM_CARDS - 1
-        out = []
-        for cards in combinations(hand, 3):
-            if w2 in cards and w1 not in cards and w1 in hand:
-                continue
-            if is_set(cards):
-                out.append("trade:" + ",".join(sorted(CARD_CODES[c] for c in cards)))
-        return out
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
@@ -545,10 +473,10 @@ class RiskState(State):
                                           "value": value}]
 
     def _act_attack(self, action: str) -> None:
-        if action == END_ACTION:
+        if action == END:
             self._to_fortify()
             return
-        _, f, t, d = _PARSE[action]
+        _, f, t, d = PARSE[action]
         defender = self._owner[t]
         self._pending = [f, t, d, 0]
         if self._o.defender_dice == "chosen" and defender != self._neutral and self._armies[t] >= 2:
@@ -585,10 +513,10 @@ class RiskState(State):
             self._end_turn()
 
     def _act_fortify(self, action: str) -> None:
-        if action == END_ACTION:
+        if action == END:
             self._end_turn()
             return
-        _, f, t = _PARSE[action]
+        _, f, t = PARSE[action]
         if self._armies[f] == 2:
             self._transfer(f, t, 1)
         else:
@@ -620,7 +548,7 @@ class RiskState(State):
             self._round += 1
             if self._round > self._o.max_rounds:  # the turn cap: a draw
                 self._round = self._o.max_rounds
-                self._phase = END
+                self._phase = OVER
                 return
         self._turn += 1
         self._cur = nxt
@@ -633,7 +561,7 @@ class RiskState(State):
 
     def _finish(self) -> None:
         self._archive()
-        self._phase = END
+        self._phase = OVER
         self._pending = None
 
     # -- information -----------------------------------------------------------------------
@@ -703,7 +631,7 @@ class RiskState(State):
         return new
 
     def outcome(self) -> Outcome:
-        if self._phase != END:
+        if self._phase != OVER:
             raise ValueError("the game is not over")
         n, alive = self._n, self._alive
         survivors = [s for s in range(n) if alive[s]]
@@ -778,7 +706,7 @@ class RiskState(State):
         if self._neutral is not None:
             who[self._neutral] = "N"
         who[-1] = "-"
-        if ph == END:
+        if ph == OVER:
             head = "over: " + self.outcome().summary
         elif self._turn:
             head = f"round {self._round}, turn {self._turn}: p{self._cur}, {ph}"
@@ -877,8 +805,6 @@ def step_bound(options: RiskOptions) -> int:
 
 
 Risk.max_steps = step_bound(RiskOptions(players=6, cards=True, max_rounds=MAX_ROUNDS_LIMIT))
-
-_CLAIM_ORDER = sorted(range(NUM_TERRITORIES), key=lambda t: CLAIMS[t])
 
 
 def _dice(values: Any, count: int) -> bool:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import product
@@ -55,6 +56,14 @@ def obs(state: RiskState, seat: int = 0) -> dict:
 
 def armies(state: RiskState, *codes: str) -> list[int]:
     return [obs(state)["armies"][INDEX[c]] for c in codes]
+
+
+def roundtrip(state: RiskState) -> None:
+    """to_json survives JSON and state_from_json; a clone acts without touching the original."""
+    data = json.loads(json.dumps(state.to_json()))
+    back = GAME.state_from_json(data)
+    assert back.to_json() == state.to_json() and back.digest() == state.digest()
+    assert back.legal_actions(0) == state.legal_actions(0) and back.observation(1) == state.observation(1)
 
 
 def play_random(options: dict, seed: int) -> tuple[RiskState, int]:
@@ -342,6 +351,7 @@ def test_defender_chooses_dice_under_the_chosen_rule():
     act(state, "attack:ALA,KAM,3")
     assert state.current_players() == [2] and state.legal_actions(2) == ["defend:1", "defend:2"]
     assert state.legal_actions(0) == [] and state.default_action(2) == "defend:2"
+    roundtrip(state)
     act(state, "defend:1")
     assert state.is_chance() and obs(state)["pending"]["defence_dice"] == 1
     state.apply_chance([[1, 1, 1], [6]])
@@ -471,6 +481,7 @@ def test_one_card_per_turn_only_after_a_conquest():
     act(state, "end")
     act(state, "end")  # no fortify
     assert state.is_chance() and obs(state)["phase"] == "draw"
+    roundtrip(state)
     for bad in ["XYZ", None, 3]:
         with pytest.raises(IllegalAction):
             state.apply_chance(bad)
@@ -521,6 +532,7 @@ def test_eliminating_a_player_takes_its_cards_and_six_force_a_trade_at_once():
     assert o["card_counts"] == [6, 0, 0] and o["phase"] == "reinforce"
     legal = state.legal_actions(0)
     assert legal and all(a.startswith("trade:") for a in legal)
+    roundtrip(state)
     act(state, "trade:ALA,ALB,ONT")
     o = obs(state)
     assert o["card_counts"][0] == 3 and o["reinforcements"] == 4
@@ -569,6 +581,7 @@ def test_last_player_standing_wins_and_ranks_follow_elimination_order():
     out = state.outcome()
     assert out.returns == (1.0, 0.0, 0.0) and out.winners == (0,)
     assert out.ranks == (1.0, 2.0, 3.0)  # p1 fell after p2
+    roundtrip(state)
     assert obs(state)["winner"] == 0 and obs(state)["owner"] == [0] * 42
 
 

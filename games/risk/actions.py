@@ -1,0 +1,62 @@
+"""Risk action strings, built once, in the orders that make legal-action lists come out sorted.
+
+Territories appear by their three-letter codes (games.risk.mapdata), so walking territories and
+neighbours in code order and appending each one's actions in string order gives sorted lists
+without a sort. The vocabulary: `claim:T`, `place:T:n`, `trade:X,Y,Z`, `attack:F,T,d`,
+`defend:d`, `move:n`, `fortify:F,T`, `end`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from games.risk.mapdata import CODES, NEIGHBOURS, NUM_TERRITORIES
+
+END = "end"
+BY_CODE = tuple(sorted(range(NUM_TERRITORIES), key=CODES.__getitem__))
+CLAIMS = tuple(f"claim:{c}" for c in CODES)
+CLAIM_ORDER = tuple(sorted(range(NUM_TERRITORIES), key=CLAIMS.__getitem__))
+DEFENDS = ("defend:1", "defend:2")
+ATTACKS = {(f, t): tuple(f"attack:{CODES[f]},{CODES[t]},{d}" for d in (1, 2, 3))
+           for f in range(NUM_TERRITORIES) for t in NEIGHBOURS[f]}
+# For each territory: (neighbour, its three attack strings), neighbours in code order.
+ATTACKS_BY_CODE = tuple(tuple((t, ATTACKS[(f, t)]) for t in sorted(NEIGHBOURS[f], key=CODES.__getitem__))
+                        for f in range(NUM_TERRITORIES))
+FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
+             for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
+PARSE: dict[str, tuple[Any, ...]] = {
+    **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
+    **{s: ("defend", d + 1) for d, s in enumerate(DEFENDS)},
+    **{s: ("attack", f, t, d + 1) for (f, t), ss in ATTACKS.items() for d, s in enumerate(ss)},
+    **{s: ("fortify", f, t) for (f, t), s in FORTIFIES.items()},
+    END: ("end",),
+}
+
+
+@lru_cache(maxsize=4096)
+def place(t: int, n: int) -> str:
+    return f"place:{CODES[t]}:{n}"
+
+
+@lru_cache(maxsize=256)
+def chunks(left: int) -> tuple[int, ...]:
+    """Placement sizes offered with `left` armies to place: the powers of two below it, and all."""
+    out, n = [], 1
+    while n < left:
+        out.append(n)
+        n *= 2
+    return tuple(out) + (left,)
+
+
+@lru_cache(maxsize=512)
+def placements(left: int) -> tuple[tuple[str, ...], ...]:
+    """Per territory, its `place:T:n` for the sizes offered with `left` to place, in string order."""
+    sizes = sorted(chunks(left), key=str)
+    return tuple(tuple(place(t, k) for k in sizes) for t in range(NUM_TERRITORIES))
+
+
+@lru_cache(maxsize=1024)
+def moves(lo: int, hi: int) -> tuple[str, ...]:
+    """`move:n` for n = lo..hi, in string order."""
+    return tuple(sorted(f"move:{n}" for n in range(lo, hi + 1)))
