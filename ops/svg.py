@@ -51,3 +51,15 @@ def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = 
 
 def _num(v: float) -> str:
     return f"{v:.0f}" if float(v).is_integer() else f"{v:.2f}"
+
+
+def svg(width: int, height: int, parts: list[str], label: str) -> str:
+    """One SVG element holding `parts` (already escaped markup), labelled for screen readers."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+            f'aria-label="{html.escape(label)}">{"".join(parts)}</svg>')
+
+
+def text(x: float, y: float, content: str, size: int = 11, anchor: str = "start", fill: str = "#000") -> str:
+    """A text element with `content` escaped."""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}">'
+            f"{html.escape(content)}</text>")

@@ -46,6 +46,9 @@ def test_plugin_game_plays_verifies_and_shows(tmp_path):
     assert "y: trust (0..1; higher = more trust)" in html
     shown = _detente("replay", "show", str(log), "--at", "30").stdout
     assert "scores" in shown
+    assert _detente("coin_talk", "odds", "--rounds", "4").stdout.strip() == "all 4 right by guessing: 1 in 16"
+    csv = _detente("export", "coin-csv", str(log)).stdout.splitlines()
+    assert csv[0] == "round,coin,p0,p1" and len(csv) == 5
     bad = _detente("play", "coin_talk", "--seed", "5", "--agents", "caller", "--log", str(log), "--option", "rounds=0",
                    check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1

@@ -12,6 +12,7 @@ PLUGIN = GamePlugin(
     # DipBlue's and AlphaDip's trust ratio (Ferreira et al. 2015): 1 neutral, lower = more trust
     quantities={"trust ratio": (0.0, None, "less trust (1 neutral)")},
     charts=(Chart("supply centres", "ops.plugins.diplomacy.views:centres"),),
+    board="ops.plugins.diplomacy.board:board",
     exporters={"diplomacy-json": "ops.plugins.diplomacy.export:export_json"},
     short_options={"max_year": 1902},
 )

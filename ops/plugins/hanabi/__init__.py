@@ -9,4 +9,5 @@ PLUGIN = GamePlugin(
     agents=("actors.hanabi.agents",),
     transcript="ops.plugins.hanabi.transcript:transcript",
     charts=(Chart("score, hint tokens and lives", "ops.plugins.hanabi.views:course"),),
+    board="ops.plugins.hanabi.board:board",
 )

@@ -11,4 +11,6 @@ PLUGIN = GamePlugin(
     beliefs="coin_talk.views:beliefs",
     charts=(Chart("scores", "coin_talk.views:scores"),),
     board="coin_talk.views:board",
+    commands="coin_talk.views:commands",
+    exporters={"coin-csv": "coin_talk.views:export_calls"},
 )

@@ -38,3 +38,22 @@ def board(state: Any, player: int | None = None) -> str:
     cells = "".join(f'<text x="10" y="{20 + 16 * i}">round {i}: {html.escape(h["coin"])}</text>'
                     for i, h in enumerate(data["history"]))
     return f'<svg width="200" height="{30 + 16 * len(data["history"])}">{cells}</svg>'
+
+
+def commands(sub: Any) -> None:
+    """`detente coin_talk odds --rounds N`: the chance of a perfect score by guessing."""
+    odds = sub.add_parser("odds", help="chance of calling every coin right by guessing")
+    odds.add_argument("--rounds", type=int, default=3)
+    odds.set_defaults(func=_odds)
+
+
+def _odds(args: Any) -> int:
+    print(f"all {args.rounds} right by guessing: 1 in {2 ** args.rounds}")
+    return 0
+
+
+def export_calls(log: Any) -> str:
+    """Every round's calls as CSV: round, coin, call of p0, call of p1."""
+    _, data = transcript(log)
+    return "\n".join(["round,coin,p0,p1"] + [f"{i},{r['coin']},{r['calls'][0]},{r['calls'][1]}"
+                                              for i, r in enumerate(data["rounds"])])
