@@ -37,9 +37,14 @@ order); eliminating a player takes its cards, and at 6 or more you trade at once
 fewer and place those armies before attacking on.
 
 End: the last player standing wins (two players: the opponent is eliminated). After `max_rounds`
-rounds the game is a draw shared by the survivors. Returns: 1 to the winner, else 0; in a draw
-1/k to each of the k survivors. Ranks: the winner (or the survivors, tied) first, then the
-eliminated, later elimination better.
+rounds (a round: every living seat's turn once) the game is a draw shared by the survivors.
+Returns: 1 to the winner, else 0; in a draw 1/k to each of the k survivors. Ranks: the winner (or
+the survivors, tied) first, then the eliminated, later elimination better.
+
+Information: the board, discards and every hand's size are public; a hand is seen by its owner
+only. Without cards nothing is hidden, so the game declares CHANCE only; capability flags are per
+game, and `Risk.capabilities_for(options)` adds PRIVATE_INFORMATION for the variants with cards
+(resample_hidden then redraws the other hands from the unseen cards).
 """
 
 from __future__ import annotations
@@ -566,7 +571,11 @@ class RiskState(State):
 
     # -- information -----------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
-        """The board, own cards, every hand's size, the current and the last `players` turns' events."""
+        """What `player` knows: the board, its own cards (deck order), every hand's size, the
+        discards, the pending attack or move, the latest battle, and public summaries of the
+        current turn and of the last `players` finished turns (so every seat sees each turn since
+        its own). Per-territory lists follow games.risk.mapdata order; owner -1 is unclaimed and
+        the neutral is seat `neutral` (2, two players only)."""
         if self._pub is None:
             self._pub = self._public()
         obs = dict(self._pub)  # the lists inside are shared by every observation: read-only
@@ -688,8 +697,8 @@ class RiskState(State):
     def clone(self) -> RiskState:
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
-        # Mutated in place: the board lists, pending and the current turn's events; the
-        # other lists are replaced, never mutated (copy on write).
+        # Mutated in place: the board lists, `alive`, pending and the current turn's summary dict;
+        # the other lists (hands, pile, the summaries' lists, ...) are replaced, never mutated.
         new._owner = list(self._owner)
         new._armies = list(self._armies)
         new._left = list(self._left)
@@ -728,6 +737,25 @@ class RiskState(State):
         return "\n".join(lines)
 
 
+def step_bound(options: RiskOptions) -> int:
+    """An upper bound on the steps (decisions + chance outcomes) of any game with these options.
+
+    Set-up: the deal and one step per set-up army (claims included). A turn: at most 4 steps that
+    place or move nothing (end, fortify pair and count, card draw) plus one per trade, one per
+    placement (each places >= 1 army received) and at most 4 per roll (attack, defence dice,
+    the roll, the move-in); every roll destroys >= 1 army, so rolls <= armies ever created.
+    A turn receives at most 14 + 24 armies, plus set values and 2 card-bonus armies; at most one
+    card is drawn a turn, so at most turns / 3 sets are traded in a game."""
+    n = options.players
+    created = n * INITIAL_ARMIES[n] + (NEUTRAL_ARMIES if n == 2 else 0)
+    turns = options.max_rounds * n
+    per_turn = NUM_TERRITORIES // 3 + sum(CONTINENT_BONUS)
+    sets = turns // 3 if options.cards else 0
+    received = turns * (per_turn + (2 if options.cards else 0)) + sum(set_value(k) for k in range(1, sets + 1))
+    created += received
+    return 1 + created + turns * 4 + sets + received + 4 * created
+
+
 class Risk(Game):
     """Risk on the classic map, 2 to 6 players (2 with a neutral), cards optional."""
 
@@ -738,6 +766,9 @@ class Risk(Game):
     capabilities = frozenset({CHANCE})
     min_return = 0.0
     max_return = 1.0
+    # A true bound for every allowed option (step_bound; about 61 million): random games of the
+    # default variant take some thousands of steps, see the tests.
+    max_steps = step_bound(RiskOptions(players=6, cards=True, max_rounds=MAX_ROUNDS_LIMIT))
 
     def capabilities_for(self, options: RiskOptions) -> frozenset[str]:
         """The capabilities of one variant: PRIVATE_INFORMATION when cards are on (hands are hidden)."""
@@ -783,28 +814,6 @@ class Risk(Game):
         state._last = None if data["last"] is None else {
             k: list(v) if isinstance(v, list) else v for k, v in data["last"].items()}
         return state
-
-
-def step_bound(options: RiskOptions) -> int:
-    """An upper bound on the steps (decisions + chance outcomes) of any game with these options.
-
-    Set-up: the deal and one step per set-up army (claims included). A turn: at most 4 steps that
-    place or move nothing (end, fortify pair and count, card draw) plus one per trade, one per
-    placement (each places >= 1 army received) and at most 4 per roll (attack, defence dice,
-    the roll, the move-in); every roll destroys >= 1 army, so rolls <= armies ever created.
-    A turn receives at most 14 + 24 armies, plus set values and 2 card-bonus armies; at most one
-    card is drawn a turn, so at most turns / 3 sets are traded in a game."""
-    n = options.players
-    created = n * INITIAL_ARMIES[n] + (NEUTRAL_ARMIES if n == 2 else 0)
-    turns = options.max_rounds * n
-    per_turn = NUM_TERRITORIES // 3 + sum(CONTINENT_BONUS)
-    sets = turns // 3 if options.cards else 0
-    received = turns * (per_turn + (2 if options.cards else 0)) + sum(set_value(k) for k in range(1, sets + 1))
-    created += received
-    return 1 + created + turns * 4 + sets + received + 4 * created
-
-
-Risk.max_steps = step_bound(RiskOptions(players=6, cards=True, max_rounds=MAX_ROUNDS_LIMIT))
 
 
 def _dice(values: Any, count: int) -> bool:
