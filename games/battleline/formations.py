@@ -29,6 +29,9 @@ IMPOSSIBLE = -1
 _ANY = 0b11111111110  # bit v set: value v allowed (1..10)
 _ALLOWS = {CAVALRY: 1 << 8, SHIELD: 0b1110}
 _MAX_VALUE = {CAVALRY: 8, SHIELD: 3}
+_COLOUR = [c // 10 for c in range(N_TROOPS)]
+_VALUE = [c % 10 + 1 for c in range(N_TROOPS)]
+_BIT = [1 << v for v in _VALUE]
 _RUN = {n: [0] + [((1 << n) - 1) << lo for lo in range(1, 12 - n)] for n in (3, 4)}
 
 
@@ -50,13 +53,12 @@ class Pool:
     __slots__ = ("colour_mask", "any_mask", "per_value", "size")
 
     def __init__(self, troops: Iterable[int]):
+        """`troops`: distinct troop cards."""
         colour_mask = [0] * 6  # bit v: the troop (colour, v) is in the pool
         per_value = [0] * 11
         for card in troops:
-            colour_mask[card // 10] |= 1 << (card % 10 + 1)
-        for mask in colour_mask:
-            for v in range(1, 11):
-                per_value[v] += mask >> v & 1
+            colour_mask[_COLOUR[card]] |= _BIT[card]
+            per_value[_VALUE[card]] += 1
         self.colour_mask, self.per_value = colour_mask, per_value
         self.any_mask = colour_mask[0] | colour_mask[1] | colour_mask[2] | colour_mask[3] \
             | colour_mask[4] | colour_mask[5]
@@ -86,13 +88,13 @@ def score(cards: list[int], need: int, fog: bool) -> int:
     """Score of a complete side (`need` cards: 3, or 4 under Mud)."""
     if len(cards) != need:
         raise ValueError(f"a complete side has {need} cards, got {len(cards)}")
-    return _score(tuple(sorted(cards)), fog)
+    return _score(tuple(cards), fog)
 
 
 @lru_cache(maxsize=1 << 16)
 def _score(cards: tuple[int, ...], fog: bool) -> int:
-    """`score` of sorted cards (a pure function, memoised: sides are re-scored every turn)."""
-    if cards[-1] >= N_TROOPS:
+    """`score` of a tuple of cards (a pure function, memoised: sides are re-scored every turn)."""
+    if max(cards) >= N_TROOPS:
         return best(list(cards), len(cards), fog, EMPTY)
     return _troops_only(cards, fog)
 

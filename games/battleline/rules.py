@@ -193,7 +193,8 @@ class BattleLineState(State):
         elif ph == TRIM:
             seat, f = self._trim[0]
             out += ["discard:" + NAMES[c] for c in self._sides[f][seat]]
-        return sorted(set(out))
+        out.sort()  # unique by construction: every card is in one place
+        return out
 
     def _plays(self, p: int) -> list[str]:
         o, sides, claimed = 1 - p, self._sides, self._claimed
@@ -735,7 +736,9 @@ class BattleLineState(State):
         lines = [f"Battle Line, game {min(self._game + 1, self._o.series)} of {self._o.series}, "
                  f"{turn}; points {self._points[0]}-{self._points[1]}; decks: troops "
                  f"{len(self._decks[0])}, tactics {len(self._decks[1])}; tactics played "
-                 f"{self._tac[0]}-{self._tac[1]}"]
+                 f"{self._tac[0]}-{self._tac[1]}",
+                 f"  {'seat 0':>28}    flag [env]    seat 1   (<< >>: claimed by seat 0 / 1; "
+                 f"F fog, M mud)"]
         for f in range(FLAGS):
             need, fog = self._need(f), self._fog[f] >= 0
             cells = []
