@@ -92,6 +92,22 @@ def to_first_turn(options: dict, seed: int = 0) -> RiskState:
     return state
 
 
+# -- options -----------------------------------------------------------------------------------
+
+def test_options_defaults_and_bounds():
+    """Defaults: the seed's game (drafted, no cards), three players; bounds enforced by pydantic."""
+    o = GAME.options({})
+    assert (o.players, o.start, o.defender_dice, o.fortify, o.cards, o.max_rounds) == (
+        3, "drafted", "most", "adjacent", False, 200)
+    for bad in [{"players": 1}, {"players": 7}, {"max_rounds": 0}, {"max_rounds": 1001},
+                {"start": "random"}, {"defender_dice": "least"}, {"fortify": "any"}, {"colour": "red"}]:
+        with pytest.raises(ValueError):
+            GAME.options(bad)
+    assert GAME.num_players(GAME.options({"players": 5})) == 5
+    assert GAME.new_initial_state({"players": 2}).to_json()["options"]["players"] == 2
+    assert GAME.name == "risk" and GAME.min_return == 0.0 and GAME.max_return == 1.0
+
+
 # -- set-up ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("players,start,each", [
@@ -198,6 +214,11 @@ def test_reinforcements_add_continent_bonuses(continents, expected):
     assert reinforcements(owner, 0) == expected
     state = position({CODES[t]: 0 for t in range(42) if owner[t] == 0})
     assert obs(state)["reinforcements"] == expected
+
+
+def test_default_placement_puts_everything_on_the_first_territory():
+    state = position({"KAM": 0, "ALA": 0})
+    assert state.default_action(0) == "place:ALA:3"
 
 
 def test_placement_in_chunks():
