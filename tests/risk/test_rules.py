@@ -688,3 +688,22 @@ def test_conformance_more_variants(options):
     conformance.check_serialisation(game, options, seeds=range(1))
     if options.get("cards"):
         conformance.check_information_hiding(game, options, seeds=range(2))
+
+
+def test_same_game_under_different_hash_seeds():
+    """Notes 2.3, "Determinism trap": pyrisk iterates sets and differs across processes; here the
+    same seed gives the same final digest under two PYTHONHASHSEEDs."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import random; from games.risk.rules import Risk\n"
+            "g = Risk(); s = g.new_initial_state({'players': 4, 'cards': True, 'fortify': 'connected', "
+            "'max_rounds': 15}); r = random.Random(5)\n"
+            "while not s.is_terminal():\n"
+            "    if s.is_chance(): s.apply_chance(s.sample_chance(r))\n"
+            "    else: p = s.current_players()[0]; s.apply_actions({p: r.choice(s.legal_actions(p))})\n"
+            "print(s.digest())\n")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(digests) == 1 and len(digests.pop().strip()) == 16
