@@ -14,7 +14,7 @@ to win 3 adjacent flags or any 5 wins. A turn:
 Actions (JSON strings, sorted):
 - `play:<card>:<flag>`: a troop or morale tactic (alexander, darius, cavalry, shield) to your side
   of flag 0..8; `play:fog:<flag>` / `play:mud:<flag>`: an environment card on a flag;
-- `play:scout`, then `draw:<deck>` up to three times and `return:<card>` (see SCOUT below);
+- `play:scout`, then `draw:<deck>` up to three times and `return:<card>` (see Scout below);
 - `play:redeploy:<own card>:<flag or discard>`, `play:deserter:<opponent card>`,
   `play:traitor:<opponent troop>:<flag>` (the card names its flag: every card is in one place);
 - `claim:<flag>`; `done` (end a turn whose only other options are claims);
@@ -30,6 +30,16 @@ the deck order after a Scout (1.1 item 6), and apply_chance rejects any other.
 Ties between equal formations go to the side whose formation was completed first, that is whose
 last card was placed earlier (1.1: "the player who played the last card loses the flag"); every
 card on a side records when it was placed, so Redeploy, Deserter and Traitor re-record it.
+
+Scout (1.1 "Scout", item 6): three draws in any mix, one at a time, then cards from the hand go
+face down on top of their own decks, no normal draw. Where the rules are silent we follow rezder's
+engine: Scout needs a card in some deck, and returns as many cards as bring the hand back to 7
+(2 after three draws, fewer when fewer cards were left). The scout's observation keeps the depth
+and name of what it put back, and which of those the opponent then drew; the opponent sees backs.
+
+Ours, named options where the rules are silent: `mud_removal` (a side left with 4 cards when Mud
+leaves), `double_pass` (two turns in a row with a pass and no claim end the game), and in a
+`series` the first move alternates between games.
 """
 
 from __future__ import annotations
@@ -397,11 +407,11 @@ class BattleLineState(State):
             if self._claimed[f] >= 0:
                 continue
             mine, theirs, need = sides[f][p], sides[f][o], 3 if self._mud[f] < 0 else 4
-            if len(mine) < need:
-                continue
+            if len(mine) != need or len(theirs) > need:
+                continue  # incomplete, or a side still to be cut after Mud left (mud_trim)
             fog = self._fog[f] >= 0
             mine_score = score(mine, need, fog)
-            if len(theirs) >= need:
+            if len(theirs) == need:
                 theirs_score = score(theirs, need, fog)
                 if mine_score > theirs_score or (
                         mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
@@ -520,8 +530,6 @@ class BattleLineState(State):
 
     def _mud_removed(self, p: int, f: int) -> None:
         """Mud left flag f: every side with 4 cards gives one up (option mud_removal, 1.1 item 5)."""
-        if self._mud[f] >= 0:
-            return  # cannot happen with one Mud card; kept for hand-made positions
         policy = self._o.mud_removal
         for seat in (p, 1 - p):
             side = self._sides[f][seat]
@@ -538,6 +546,7 @@ class BattleLineState(State):
                                                 self._placed[c]))
             self._lift(gone)
             self._disc[seat].append(gone)
+            self._events.append([seat, "discard:" + NAMES[gone]])  # by the rule, not a choice
         if self._trim:
             self._phase = TRIM
 
@@ -661,6 +670,7 @@ class BattleLineState(State):
         new._known_deck[o] = {new._decks[d][i] for d in (0, 1) for i, c in enumerate(self._decks[d])
                               if c in self._known_deck[o]}
         new._known_deck[p] = set(self._known_deck[p])
+        new._changed()  # the cached legal actions may be the opponent's, whose hand changed
         return new
 
     def outcome(self) -> Outcome:

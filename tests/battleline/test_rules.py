@@ -730,3 +730,28 @@ def test_render():
     text = state.render()
     assert "R8 R9 R10 (wedge 27)" in text and "flag 8" in text and "[ M]" in text
     assert "seat 1 hand" in text
+
+
+def test_resample_keeps_the_rules_consistent():
+    """A resampled state is a legal position: the player to act gets legal actions from its own
+    (redrawn) hand, and the cards in play are still exactly the 70."""
+    rng = random.Random(2)
+    state = GAME.new_initial_state({})
+    for _ in range(60):
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            p = state.current_players()[0]
+            state.apply_actions({p: rng.choice(state.legal_actions(p))})
+    p = state.current_players()[0]
+    state.legal_actions(p)  # cached on the state: the resampled copy must not reuse it
+    other = state.resample_hidden(1 - p, rng)
+    assert other._hands[p] != state._hands[p]
+    fresh = GAME.state_from_json(other.to_json())
+    assert other.legal_actions(p) == fresh.legal_actions(p)
+    data = other.to_json()
+    where = [c for h in data["hands"] for c in h] + data["decks"]["troops"] + data["decks"]["tactics"]
+    where += [c for pile in data["discards"] for c in pile]
+    where += [c for f in data["flags"] for side in f["sides"] for c, _ in side]
+    where += [e for f in data["flags"] for e, on in (("fog", f["fog"]), ("mud", f["mud"])) if on >= 0]
+    assert sorted(where) == sorted(NAMES)
