@@ -520,11 +520,12 @@ def _movement(board: Board, orders: Mapping[str, Iterable[Order]], datc: str) ->
     m = _decide(board, by_prov, moves, supports, convoys, datc)
     used, results, out = _result_lists(units, by_prov)
     for p in m.void:
-        if _convoys_the_move(by_prov, by_prov[p]):
+        if by_prov[p].kind == "C" and _convoys_the_move(by_prov, by_prov[p]):
             out[p].append(NO_CONVOY)  # on no chain the move uses: it convoys nothing
         out[p].append(VOID)
     new_units, moved, dislodged = _move_units(m, out)
-    _failed_convoys(m, out, dislodged)
+    if m.convoyers:
+        _failed_convoys(m, out, dislodged)
     for p in m.no_convoy:
         out[p].append(NO_CONVOY)
     for sups in m.supports.values():
@@ -670,9 +671,7 @@ def _move_units(m: _Orders, out: dict[str, list[str]]
 
 
 def _convoys_the_move(by_prov: dict[str, Order], o: Order) -> bool:
-    """`o` is a convoy order for the move its army is ordered to make (same army, same destination)."""
-    if o.kind != "C":
-        return False
+    """The convoy order `o` is for the move its army is ordered to make (same army, same destination)."""
     a = by_prov.get(o.target[:3])
     return a is not None and a.kind == "-" and a.utype == "A" and a.dest == o.dest
 
