@@ -343,10 +343,20 @@ def _cmd_agents(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from actors.placement import RUNTIMES
-
     parser = _Parser(prog="detente", description="Agents that negotiate, cooperate and betray.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _play_parser(sub)
+    rsub = _replay_parsers(sub)
+    _tournament_parsers(sub)
+    _replay_more_parsers(rsub)
+    _plugin_parsers(sub)
+    sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
+    sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)
+    return parser
+
+
+def _play_parser(sub: Any) -> None:
+    from actors.placement import RUNTIMES
 
     play = sub.add_parser("play", help="play one game and write its log")
     play.add_argument("game")
@@ -363,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="write each game as one zlib-packed frame, as tournaments do (readers unpack it)")
     play.set_defaults(func=_cmd_play)
 
+
+def _replay_parsers(sub: Any) -> Any:
     replay = sub.add_parser("replay", help="verify or show a logged game")
     rsub = replay.add_subparsers(dest="replay_command", required=True, parser_class=_Parser)
     verify = rsub.add_parser("verify", help="check frames, actor outputs and state digests")
@@ -376,7 +388,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--at", type=int, default=None, help="seq to show (default: the end)")
     show.add_argument("--game", default=None)
     show.set_defaults(func=_cmd_show)
+    return rsub
 
+
+def _tournament_parsers(sub: Any) -> None:
     tour = sub.add_parser("tournament", help="run and report tournaments")
     tsub = tour.add_subparsers(dest="tournament_command", required=True, parser_class=_Parser)
     trun = tsub.add_parser("run", help="play every game of a spec not yet recorded in --out")
@@ -392,6 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     trep.add_argument("--output", default=None, help="HTML file (default DIR/report.html)")
     trep.set_defaults(func=_cmd_tournament_report)
 
+
+def _replay_more_parsers(rsub: Any) -> None:
     fork = rsub.add_parser("fork", help="replay a game to a point, then continue with other agents")
     fork.add_argument("log", help="a log file, or a tournament folder with --game")
     fork.add_argument("--at", type=int, required=True, help="fork after this seq (at the next decision)")
@@ -407,11 +424,6 @@ def build_parser() -> argparse.ArgumentParser:
     trans.add_argument("--out", default=None, help="with --format html: write the page to this file")
     trans.add_argument("--game", default=None)
     trans.set_defaults(func=_cmd_transcript)
-
-    _plugin_parsers(sub)
-    sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
-    sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)
-    return parser
 
 
 def _plugin_parsers(sub: Any) -> None:

@@ -195,59 +195,71 @@ def run_tournament(
         ensure_ray(address=address)
         k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
         k = min(k, (len(todo) + spec.batch - 1) // spec.batch)
-        RayRunner = _remote_runner()
-        spec_data = spec.model_dump(mode="json")
-        run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
-        serial = 0
+        pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts)
+        failed: list[dict[str, Any]] = []
+        for rows in pool.results([todo[i : i + spec.batch] for i in range(0, len(todo), spec.batch)]):
+            failed += [r for r in rows if "error" in r]
+            recorder.add([r for r in rows if "error" not in r])
+            if on_progress:
+                on_progress(before + recorder.written + len(recorder.pending), spec.games)
+        pool.close()
+        recorder.flush()
+        return RunSummary(spec.games, before, recorder.written, failed, k, pool.restarts, time.perf_counter() - t0)
+    finally:
+        recorder.flush()
 
-        def start_runner():
-            nonlocal serial
-            serial += 1
-            return RayRunner.remote(str(out), spec_data, f"{run_tag}-r{serial:03d}")
 
-        pool = [start_runner() for _ in range(k)]
-        queue = [todo[i : i + spec.batch] for i in range(0, len(todo), spec.batch)]
-        inflight: dict[Any, tuple[Any, list[int]]] = {}
-        idle = {i: 2 for i in range(k)}  # at most two batches in flight per runner
-        owner: dict[Any, int] = {}
-        restarts, failed = 0, []
-        while queue or inflight:
-            for slot in sorted(idle):
-                while idle[slot] > 0 and queue:
+class _Pool:
+    """Runner actors fed batches, at most two in flight each; a runner that dies is replaced and
+    its batches re-queued (up to `max_restarts` times in a run)."""
+
+    def __init__(self, runner_cls: Any, out: str, spec_data: dict[str, Any], k: int, max_restarts: int):
+        self.runner_cls, self.out, self.spec_data, self.max_restarts = runner_cls, out, spec_data, max_restarts
+        self.run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
+        self.serial = self.restarts = 0
+        self.pool = [self._start() for _ in range(k)]
+        self.idle = {i: 2 for i in range(k)}
+        self.inflight: dict[Any, tuple[Any, list[int], int]] = {}  # ref -> (runner, batch, slot)
+
+    def _start(self) -> Any:
+        self.serial += 1
+        return self.runner_cls.remote(self.out, self.spec_data, f"{self.run_tag}-r{self.serial:03d}")
+
+    def results(self, queue: list[list[int]]):
+        """Rows of every batch of `queue` as each finishes."""
+        import ray
+
+        while queue or self.inflight:
+            for slot in sorted(self.idle):
+                while self.idle[slot] > 0 and queue:
                     batch = queue.pop(0)
-                    ref = pool[slot].play.remote(batch)
-                    inflight[ref] = (pool[slot], batch)
-                    owner[ref] = slot
-                    idle[slot] -= 1
-            ready, _ = ray.wait(list(inflight), num_returns=1)
+                    self.inflight[self.pool[slot].play.remote(batch)] = (self.pool[slot], batch, slot)
+                    self.idle[slot] -= 1
+            ready, _ = ray.wait(list(self.inflight), num_returns=1)
             for ref in ready:
-                handle, batch = inflight.pop(ref)
-                slot = owner.pop(ref)
+                handle, batch, slot = self.inflight.pop(ref)
                 try:
                     rows = ray.get(ref)
                 except ray.exceptions.RayActorError:
-                    # the runner died: its batches are re-queued on a fresh runner
-                    restarts += 1
-                    if restarts > max_restarts:
-                        raise RuntimeError(f"runners died {restarts} times; giving up") from None
-                    queue.insert(0, batch)
-                    if pool[slot] is handle:
-                        pool[slot] = start_runner()
-                        lost = [r for r, (h, _) in inflight.items() if h is handle]
-                        for r in lost:
-                            queue.insert(0, inflight.pop(r)[1])
-                            owner.pop(r)
-                        idle[slot] = 2
+                    self._replace(handle, batch, slot, queue)
                     continue
-                idle[slot] += 1
-                good = [r for r in rows if "error" not in r]
-                failed += [r for r in rows if "error" in r]
-                recorder.add(good)
-                if on_progress:
-                    on_progress(before + recorder.written + len(recorder.pending), spec.games)
-        for handle in pool:
+                self.idle[slot] += 1
+                yield rows
+
+    def _replace(self, handle: Any, batch: list[int], slot: int, queue: list[list[int]]) -> None:
+        """The runner died: its batches go back to the front of the queue, a fresh runner takes its slot."""
+        self.restarts += 1
+        if self.restarts > self.max_restarts:
+            raise RuntimeError(f"runners died {self.restarts} times; giving up") from None
+        queue.insert(0, batch)
+        if self.pool[slot] is handle:
+            self.pool[slot] = self._start()
+            for ref in [r for r, (h, _, _) in self.inflight.items() if h is handle]:
+                queue.insert(0, self.inflight.pop(ref)[1])
+            self.idle[slot] = 2
+
+    def close(self) -> None:
+        import ray
+
+        for handle in self.pool:
             ray.kill(handle)
-        recorder.flush()
-        return RunSummary(spec.games, before, recorder.written, failed, k, restarts, time.perf_counter() - t0)
-    finally:
-        recorder.flush()
