@@ -8,7 +8,10 @@ Positions are built by hand through `state_from_json` (see `position`).
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -755,3 +758,26 @@ def test_resample_keeps_the_rules_consistent():
     where += [c for f in data["flags"] for side in f["sides"] for c, _ in side]
     where += [e for f in data["flags"] for e, on in (("fog", f["fog"]), ("mud", f["mud"])) if on >= 0]
     assert sorted(where) == sorted(NAMES)
+
+
+def test_same_games_under_two_hash_seeds():
+    """DESIGN 7: nothing a log sees may depend on set order: the same seeded games (resamples
+    included) give the same digests under two PYTHONHASHSEEDs."""
+    script = (
+        "import random\n"
+        "from games.battleline.rules import BattleLine\n"
+        "g, out = BattleLine(), []\n"
+        "for seed in range(4):\n"
+        "    rng, s = random.Random(seed), g.new_initial_state({})\n"
+        "    while not s.is_terminal():\n"
+        "        if s.is_chance(): s.apply_chance(s.sample_chance(rng))\n"
+        "        else:\n"
+        "            p = s.current_players()[0]\n"
+        "            s.apply_actions({p: rng.choice(s.legal_actions(p))})\n"
+        "        out.append(s.resample_hidden(seed % 2, random.Random(seed)).digest())\n"
+        "print(len(out), ''.join(out), s.digest())\n")
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, check=True,
+                           cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))).stdout
+            for seed in ("1", "2")]
+    assert runs[0] == runs[1] and runs[0].strip()
