@@ -192,6 +192,11 @@ class Game:
         """The state `State.to_json` serialised (its inverse)."""
         raise NotImplementedError
 
-    def has(self, capability: str) -> bool:
-        """The game declares this capability flag (SIMULTANEOUS, CHANCE, ...)."""
-        return capability in self.capabilities
+    def capabilities_for(self, options: Options) -> frozenset[str]:
+        """The capability flags of one variant (default: the game's); e.g. hidden hands only
+        where a variant deals cards."""
+        return self.capabilities
+
+    def has(self, capability: str, options: Options | None = None) -> bool:
+        """The game (or, given options, that variant) declares this capability flag."""
+        return capability in (self.capabilities if options is None else self.capabilities_for(options))

@@ -74,9 +74,9 @@ def check_serialisation(game: Game, options: dict[str, Any] | None = None,
 def check_information_hiding(game: Game, options: dict[str, Any] | None = None,
                              seeds: Iterable[int] = range(10)) -> None:
     """For games with private information: resample_hidden(p) keeps observation(p) unchanged."""
-    if not game.has(PRIVATE_INFORMATION):
-        return
     opts = game.options(options)
+    if not game.has(PRIVATE_INFORMATION, opts):
+        return
     n = game.num_players(opts)
     changed = 0
 
