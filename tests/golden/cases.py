@@ -28,6 +28,11 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("diplomacy-random-1", "diplomacy", "random", {"max_year": 1902}, 1),
     ("diplomacy-dumbbot-2", "diplomacy", "dumbbot", {"max_year": 1902}, 2),
     ("diplomacy-dipblue-3", "diplomacy", "dipblue", {"max_year": 1901}, 3),
+    ("battleline-random-1", "battleline", "random", {}, 1),
+    ("battleline-random-notactics-2", "battleline", "random", {"tactics": False}, 2),
+    ("risk-random-2", "risk", "random", {"max_rounds": 6, "players": 4}, 2),
+    ("risk-random-cards-3", "risk", "random", {"max_rounds": 8, "players": 2, "cards": True}, 3),
+    ("dominoes-random-3", "dominoes", "random", {"target": 30}, 3),
     ("diplomacy-alphadip-4", "diplomacy",
      "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
 ]
