@@ -1,7 +1,8 @@
 """The golden games: a handful of seeded games of every agent, recorded under tests/golden/.
 
-`python -m tests.golden.cases` rewrites the logs and prints the manifest lines; a change of bytes
-is its own commit that re-baselines the goldens and says what changed (see issue "one home per game").
+`python -m tests.golden.cases [STEM ...]` rewrites the logs (all, or only the named cases) and their
+lines of manifest.json; a change of bytes is its own commit that re-baselines the goldens and says
+what changed (see issue "one home per game").
 """
 
 from __future__ import annotations
@@ -58,15 +59,22 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def main() -> None:
-    manifest = {}
+def main(names: list[str]) -> None:
+    unknown = sorted(set(names) - {case[0] for case in CASES})
+    if unknown:
+        raise SystemExit(f"no golden case named {', '.join(unknown)}")
+    path = HERE / "manifest.json"
+    manifest = json.loads(path.read_text()) if path.exists() else {}
+    manifest = {stem: sha for stem, sha in manifest.items() if stem in {case[0] for case in CASES}}
     for case in CASES:
+        if names and case[0] not in names:
+            continue
         data = record_case(case)
         (HERE / f"{case[0]}.log").write_bytes(data)
         manifest[case[0]] = sha256(data)
         print(f"{case[0]}: {len(data)} bytes", file=sys.stderr)
-    (HERE / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
