@@ -7,17 +7,15 @@ import re
 
 import pytest
 
-from actors.match import make_header, record
-from actors.registry import parse_spec
-from bus.log import parse_log
 from ops.cli import main
 from ops.transcript_html import transcript_html, view_charts
 from replay.series import state_series
 from replay.transcript import transcript
+from tests.play import play_log
 
 
 def _game(game: str, seed: int, agents: list[str], options: dict | None = None):
-    return parse_log(record(make_header(game, seed, [parse_spec(a) for a in agents], options or {}))).games[0]
+    return play_log(game, seed, agents, options)
 
 
 def _svgs(page: str) -> int:

@@ -3,31 +3,23 @@ phase's plan, whole games that verify and repeat byte for byte; Diplomacy's rank
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from actors.actor import actor_rng
 from actors.diplomacy.dumbbot import plan
 from actors.diplomacy.offices import DumbBotStrategyOffice
 from actors.diplomacy.view import board_from_observation
-from actors.match import make_header, play
 from actors.registry import AgentSpec, AgentSpecError, build_player, parse_spec
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from bus.messages import OfficeRequest
 from games.diplomacy.board import POWERS, Board
 from games.diplomacy.rules import Diplomacy, DiplomacyOptions, DiplomacyState
 from replay.verify import verify_game
+from tests.play import play_bytes
 
 
 def _log(agents: list[AgentSpec], seed: int, options: dict) -> bytes:
-    header = make_header("diplomacy", seed, agents, options)
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    writer.end_game()
-    return buf.getvalue()
+    return play_bytes("diplomacy", seed, agents, options)
 
 
 def test_registered_with_checked_options():

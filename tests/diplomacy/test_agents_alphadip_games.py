@@ -3,28 +3,22 @@ repeat byte for byte, kept and broken deals, and the Diplomacy transcript."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from actors.match import make_header, play
-from actors.registry import AgentSpecError, build_player, parse_lineup, parse_spec
-from bus.log import LogWriter, parse_log
+from actors.registry import AgentSpecError, build_player, parse_spec
+from bus.log import parse_log
 from replay.transcript import TranscriptError, transcript
 from replay.verify import verify_game
+from tests.play import play_bytes
 
 MIXED = ("alphadip,dipblue:preset=betrayer,alphadip:offices=so+fo,dipblue,dumbbot,"
          "dipblue:archetype=naive,alphadip:offices=so")
 
 
 def _play(lineup: str, seed: int, max_year: int) -> bytes:
-    header = make_header("diplomacy", seed, parse_lineup(lineup, 7), {"max_year": max_year})
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    return buf.getvalue()
+    return play_bytes("diplomacy", seed, lineup, {"max_year": max_year})
 
 
 @pytest.fixture(scope="module")

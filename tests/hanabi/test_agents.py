@@ -4,7 +4,6 @@ short score smoke tests (the full measurements are ops/bench/hanabi_scores.py)."
 
 from __future__ import annotations
 
-import io
 import random
 import statistics
 
@@ -15,13 +14,13 @@ from actors.hanabi.estimate import estimate
 from actors.hanabi.policies import POLICIES, play_direct
 from actors.hanabi.protocol import PLAY, SAVE, fold
 from actors.hanabi.view import View
-from actors.match import make_header, play
 from actors.registry import AgentSpec, AgentSpecError, build_player
-from bus.log import LogWriter, parse_log
+from bus.log import parse_log
 from games.hanabi.cards import CARD_OF
 from games.hanabi.rules import Hanabi
 from replay.verify import verify_game
 from tests.hanabi.test_rules import act, dealt
+from tests.play import play_bytes
 
 HANDS = [["R1", "R2", "G1", "G2", "R3"], ["Y1", "Y2", "B2", "W5", "G3"]]
 
@@ -117,13 +116,7 @@ def test_alpha_gives_a_play_hint_the_partner_reads_right():
 
 
 def _log(agent: str, seed: int, options: dict) -> bytes:
-    header = make_header("hanabi", seed, [AgentSpec(name=agent)] * options.get("players", 2), options)
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    writer.end_game()
-    return buf.getvalue()
+    return play_bytes("hanabi", seed, agent, options)
 
 
 @pytest.mark.parametrize("agent,options", [

@@ -6,16 +6,13 @@ import json
 
 import pytest
 
-from actors.match import make_header, record
-from actors.registry import parse_spec
-from bus.log import parse_log
 from ops.cli import main
 from replay.transcript import TranscriptError, transcript
+from tests.play import play_log
 
 
 def _game(agent: str, seed: int, players: int = 2):
-    header = make_header("hanabi", seed, [parse_spec(agent)] * players, {"players": players})
-    return parse_log(record(header)).games[0]
+    return play_log("hanabi", seed, agent, {"players": players})
 
 
 def test_every_turn_with_its_effect_and_the_table_after_it():

@@ -3,19 +3,18 @@ and proposals it must ignore with a logged reason."""
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
 
 import pytest
 
-from actors.match import make_header, play
-from actors.registry import AgentSpecError, build_player, parse_lineup, parse_spec
-from bus.log import LogWriter, parse_log
+from actors.registry import AgentSpecError, build_player, parse_spec
+from bus.log import parse_log
 from bus.messages import Heard, KBChange, Line, Talk, TalkTurn
 from games.werewolves.talk import WwAccept, WwPropose
 from replay.verify import verify_game
+from tests.play import play_bytes
 from tests.werewolves.helpers import obs
 
 
@@ -36,13 +35,7 @@ def test_office_sets_and_role_dependent_lineups_build_the_right_actors():
 
 
 def _play(spec: str, seed: int, options=None) -> bytes:
-    header = make_header("werewolves", seed, parse_lineup(spec, 10), options)
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    writer.end_game()
-    return buf.getvalue()
+    return play_bytes("werewolves", seed, spec, options)
 
 
 @pytest.mark.parametrize("spec", ["alphawolf", "alphawolf:variant=thesis",

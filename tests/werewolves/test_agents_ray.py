@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from actors.match import make_header, play
-from actors.registry import parse_lineup
-from bus.log import LogWriter
+from tests.play import play_bytes
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("local_ray")]  # local_ray: tests/conftest.py
 
 
 def _bytes(runtime: str) -> bytes:
-    header = make_header("werewolves", 5, parse_lineup("alphawolf:village=so+fo;wolves=so+fo+io", 10))
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer, runtime=runtime)
-    return buf.getvalue()
+    return play_bytes("werewolves", 5, "alphawolf:village=so+fo;wolves=so+fo+io", runtime=runtime)
 
 
 def test_alphawolf_placements_give_identical_bytes():

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from actors.match import make_header, play
-from actors.registry import AgentSpec, parse_lineup
-from bus.log import LogWriter, parse_log
 from ops.plugins.werewolves.transcript import build_transcript, render_transcript
 from replay.transcript import TranscriptError, transcript
+from tests.play import play_log
 
 
 def _log(spec: str, seed: int, game: str = "werewolves", players: int = 10):
-    header = make_header(game, seed, parse_lineup(spec, players) if game == "werewolves" else [AgentSpec(name="random")] * players)
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer)
-    return parse_log(buf.getvalue()).games[0]
+    return play_log(game, seed, spec if game == "werewolves" else "random")
 
 
 def test_transcript_lists_deals_votes_and_their_fate():
