@@ -7,10 +7,13 @@ another name (e.g. a second Strategy Office at `p3/rso`). Every other address
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 PREFIX = "p"  # a player's address is PREFIX + its seat number
 SEPARATOR = "/"  # between a player's address and one of its offices' names
 
 
+@lru_cache(maxsize=4096)  # on the referee's hot path: a few dozen addresses a game, asked for per act
 def player_address(seat: int) -> str:
     """The President's address of `seat`: 3 -> "p3"."""
     return f"{PREFIX}{seat}"
@@ -26,6 +29,7 @@ def player_of(address: str) -> str:
     return address.split(SEPARATOR, 1)[0]
 
 
+@lru_cache(maxsize=4096)
 def seat_of(address: str) -> int | None:
     """The seat of a player's or office's address ("p3", "p3/fo" -> 3); None for any other address."""
     head = player_of(address)

@@ -77,7 +77,8 @@ def belief_series(log: GameLog, observer: str | None = None) -> dict[str, Any]:
     known = scales(log.header["game"])
     used = sorted({p.quantity for p in points})
     return {"scales": {q: asdict(known.get(q, Scale(q, 0.0, None, "more"))) for q in used},
-            "points": [asdict(p) for p in points]}
+            "points": [{"seq": p.seq, "observer": p.observer, "subject": p.subject, "quantity": p.quantity,
+                        "value": p.value} for p in points]}
 
 
 def state_series(log: GameLog) -> list[dict[str, Any]]:

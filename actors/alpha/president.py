@@ -51,6 +51,10 @@ class Step(NamedTuple):
     task: str
 
 
+_ACT_STEPS = (Step("io", "update"), Step("so", "suggest"))
+_TALK_STEPS = (Step("fo", "negotiate"),)
+
+
 @dataclass
 class _Job:
     """One decision or talk turn in progress."""
@@ -93,7 +97,8 @@ class President(Actor):
         if isinstance(message, (ActRequest, TalkTurn)):
             self.observe(message)
             steps = self.plan_act(message) if isinstance(message, ActRequest) else self.plan_talk(message)
-            self.job = _Job(message, [s for s in steps if s.role in self.offices])
+            offices = self.offices
+            self.job = _Job(message, [s for s in steps if s[0] in offices])
             return self._next()
         if isinstance(message, Heard):
             self.on_heard(message)
@@ -111,17 +116,18 @@ class President(Actor):
         self.kb.set(("observation",), request.observation)
         if isinstance(request, ActRequest):
             self.kb.set(("legal",), list(request.legal))
-            self.kb.set(("talk",), None)  # talk is over once a decision is asked for
+            if "talk" in self.kb.data:
+                self.kb.set(("talk",), None)  # talk is over once a decision is asked for
         else:
             self.kb.set(("talk",), {"channel": request.channel, "round": request.round, "max_rounds": request.max_rounds})
 
     def plan_act(self, request: ActRequest) -> list[Step]:
         """The office steps before a decision; override to ask other offices or tasks."""
-        return [Step("io", "update"), Step("so", "suggest")]
+        return list(_ACT_STEPS)
 
     def plan_talk(self, turn: TalkTurn) -> list[Step]:
         """The office steps of a talk turn (the last answer's `says` is sent); override likewise."""
-        return [Step("fo", "negotiate")]
+        return list(_TALK_STEPS)
 
     def view(self, step: Step, request: ActRequest | TalkTurn) -> dict[str, Any]:
         """The KB view sent with `step`; override to trim or widen it per task."""
