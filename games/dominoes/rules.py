@@ -32,6 +32,14 @@ the 7 tiles from position 7 * ((s - deal_rotation) % 4). `sample_chance` is alwa
 the same list, so the referee's seeded generator yields hand k's deal as a function of the match
 seed and k alone, whatever was played. A duplicate match (the same deals, the pairs swapped) is the
 same seed with `deal_rotation=1`: each hand moves one seat on, to the other pair.
+
+Partner signal (option `signal`, ours; off by default): the seed's pair agrees its roles "through a
+signal only he understands" at the start of a hand (3.4). With the option on, the first decision of
+each hand (the opening, or under `pair_choice` the choice of opener) is preceded by one talk round
+on two private channels, `pair0` (seats 0, 2) and `pair1` (1, 3): each seat may send its partner one
+`DominoesSignal`, a small code whose meaning is the pair's own agreement. Talk never changes the
+state; with the option off there is no channel and the options dump (log header, digests) is the
+same as before the option existed.
 """
 
 from __future__ import annotations
@@ -39,9 +47,11 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_serializer
 
-from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import (
+    CHANCE, PRIVATE_INFORMATION, TALK, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
+)
 from games.dominoes.tiles import (
     DOUBLE_SIX, HAND_SIZE, HI, INDEX, LEFT, LO, MOVES, N_TILES, NAMES, NUM, OPEN, OPENING,
     PARSE, PASS_ONLY, SEATS, mask_of, other_end, pips, tiles_of,
@@ -56,6 +66,8 @@ _SORTED_NAMES = sorted(NAMES)
 STEPS_PER_HAND = 99
 _SUMMARY = ("hand", "opener", "end", "last", "pips", "pair", "points", "scores")
 MAX_HANDS = 1000
+SIGNAL_CHANNELS = {"pair0": TEAMS[0], "pair1": TEAMS[1]}  # the partner channels of option `signal`
+SIGNAL_CODES = 64  # a signal's code is 0..63 (ours: six bits, enough for the seed's hand summary)
 
 
 class DominoesOptions(Options):
@@ -68,6 +80,24 @@ class DominoesOptions(Options):
     blocked_tie: Literal["void", "lowest_hand"] = "void"
     deal_rotation: int = Field(0, ge=0, le=3)
     max_hands: int = Field(200, ge=1, le=MAX_HANDS)
+    signal: bool = False  # the one-shot partner signal at the start of each hand (module doc)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> dict[str, Any]:
+        # `signal` is left out while off, so logs and digests of games without it keep their bytes
+        data = handler(self)
+        if not self.signal:
+            data.pop("signal", None)
+        return data
+
+
+class DominoesSignal(TalkItem):
+    """A partner signal (option `signal`): a code for the partner, meaning what the pair agreed,
+    for hand number `hand`; one talk round at the start of each hand, on the pair's channel."""
+
+    kind: Literal["dom_signal"] = "dom_signal"
+    hand: int = Field(ge=0)
+    code: int = Field(ge=0, lt=SIGNAL_CODES)
 
 
 class DominoesState(State):
@@ -243,6 +273,31 @@ class DominoesState(State):
         else:
             self._cur = (p + 1) % SEATS
 
+    # -- the partner signal ----------------------------------------------------------------
+    def talk(self) -> TalkSpec | None:
+        """One round on the partner channels before a hand's first decision, with option `signal`."""
+        if not self._o.signal or not self._at_hand_start():
+            return None
+        return TalkSpec(channels=dict(SIGNAL_CHANNELS), max_rounds=1)
+
+    def validate_talk(self, player: int, channel: str, item: TalkItem) -> str | None:
+        if not self._o.signal or not self._at_hand_start():
+            return "the partner signal is sent only at the start of a hand, with option signal"
+        if not isinstance(item, DominoesSignal):
+            return "the only talk is the partner signal (dom_signal)"
+        if channel != f"pair{player % 2}":
+            return f"seat {player} signals on its own pair's channel, pair{player % 2}"
+        if item.hand != self._hand:
+            return f"this is hand {self._hand}, not {item.hand}"
+        return None
+
+    def _at_hand_start(self) -> bool:
+        # The first decision of a hand: choosing the opener, or the opening where nobody chose.
+        if self._phase == CHOOSE:
+            return True
+        return (self._phase == PLAY and self._left < 0
+                and (self._hand == 0 or self._o.opener != "pair_choice"))
+
     # -- end of a hand ---------------------------------------------------------------------
     def _end_hand(self, how: str) -> None:
         o, last = self._o, self._last
@@ -412,10 +467,15 @@ class Dominoes(Game):
 
     name = "dominoes"
     options_model = DominoesOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK})  # TALK only with `signal`: see capabilities_for
+    talk_models = (DominoesSignal,)
     min_return = 0.0
     max_return = 1.0
     max_steps = STEPS_PER_HAND * MAX_HANDS
+
+    def capabilities_for(self, options: DominoesOptions) -> frozenset[str]:
+        """A variant talks only with the partner signal on."""
+        return self.capabilities if options.signal else self.capabilities - {TALK}
 
     def num_players(self, options: DominoesOptions) -> int:
         return SEATS

@@ -34,6 +34,11 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("risk-random-2", "risk", "random", {"max_rounds": 6, "players": 4}, 2),
     ("risk-random-cards-3", "risk", "random", {"max_rounds": 8, "players": 2, "cards": True}, 3),
     ("dominoes-random-3", "dominoes", "random", {"target": 30}, 3),
+    ("dominoes-individualist-1", "dominoes", "individualist", {"target": 30}, 1),
+    ("dominoes-glutton-blocker-signal-2", "dominoes", "glutton-blocker,individualist,glutton-blocker,individualist",
+     {"target": 30, "signal": True}, 2),
+    ("dominoes-alpha-pair-3", "dominoes", "alpha-pair,glutton-blocker:offices=io+so,alpha-pair,glutton-blocker:offices=io+so",
+     {"target": 30}, 3),
     ("diplomacy-alphadip-4", "diplomacy",
      "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
 ]

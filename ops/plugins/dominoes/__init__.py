@@ -6,4 +6,6 @@ PLUGIN = GamePlugin(
     name="dominoes",
     rules="games.dominoes.rules:Dominoes",
     doc="Partnership double-six Dominoes, four players in pairs (0 & 2 against 1 & 3), matches to a target.",
+    agents=("actors.dominoes.agents",),
+    short_options={"target": 30},
 )
