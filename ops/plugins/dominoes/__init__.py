@@ -1,11 +1,19 @@
-"""Partnership Dominoes (double-six, pairs 0 & 2 against 1 & 3, matches to 100) as a detente plugin."""
+"""Partnership Dominoes (double-six, pairs 0 & 2 against 1 & 3, matches to 100) as a detente plugin:
+rules, the seed's individualist and glutton-blocker pair, the Alpha pair, transcript, board, charts."""
 
-from games.plugin import GamePlugin
+from games.plugin import Chart, GamePlugin
+from ops.plugins.dominoes.views import QUANTITIES
 
 PLUGIN = GamePlugin(
     name="dominoes",
     rules="games.dominoes.rules:Dominoes",
-    doc="Partnership double-six Dominoes, four players in pairs (0 & 2 against 1 & 3), matches to a target.",
+    doc="Partnership double-six Dominoes, four players in pairs (0 & 2 against 1 & 3), matches to a target; "
+        "option signal=true opens the partner signal.",
     agents=("actors.dominoes.agents",),
+    transcript="ops.plugins.dominoes.transcript:transcript",
+    beliefs="ops.plugins.dominoes.views:beliefs",
+    quantities=QUANTITIES,
+    charts=(Chart("pair scores", "ops.plugins.dominoes.views:scores"),),
+    board="ops.plugins.dominoes.board:board",
     short_options={"target": 30},
 )
