@@ -10,14 +10,18 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 
 def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = "", width: int = 640,
                height: int = 260, steps: bool = False, y_label: str = "",
-               y_range: tuple[float | None, float | None] = (None, None)) -> str:
-    """One line per label through its (x, y) points; `steps` draws values held until the next
-    point (a count that changes at events). `y_range` fixes the axis ends (None: from the data);
-    `y_label` names the axis (e.g. a quantity's scale). Empty when there is nothing to draw."""
+               y_range: tuple[float | None, float | None] = (None, None),
+               x_range: tuple[float, float] | None = None) -> str:
+    """One line per label through its (x, y) points, each point marked; `steps` draws values held
+    until the next point (a count that changes at events). `y_range` fixes the axis ends (None:
+    from the data); `y_label` names the axis (e.g. a quantity's scale); `x_range` gives charts of
+    one page a shared x-axis. Empty when there is nothing to draw."""
     points = [p for pts in series.values() for p in pts]
     if not points:
         return ""
     x_lo, x_hi = min(p[0] for p in points), max(p[0] for p in points)
+    if x_range is not None:
+        x_lo, x_hi = min(x_lo, x_range[0]), max(x_hi, x_range[1])
     y_lo, y_hi = min(p[1] for p in points), max(p[1] for p in points)
     y_lo = y_lo if y_range[0] is None else min(y_lo, y_range[0])
     y_hi = y_hi if y_range[1] is None else max(y_hi, y_range[1])
@@ -41,6 +45,9 @@ def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = 
         colour = COLOURS[i % len(COLOURS)]
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{" ".join(coords)}">'
                      f'<title>{html.escape(label)}</title></polyline>')
+        if len(pts) <= 40:  # a lone update is a point, not an invisible line
+            parts += [f'<circle cx="{xy(x, y).split(",")[0]}" cy="{xy(x, y).split(",")[1]}" r="2.5" fill="{colour}">'
+                      f'<title>{html.escape(label)}: {_num(y)} at {_num(x)}</title></circle>' for x, y in pts]
         parts.append(f'<text x="{width - right + 10}" y="{30 + 14 * i}" font-size="11" fill="{colour}">{html.escape(label)}</text>')
     parts.append(f'<text x="2" y="{height - 25}" font-size="10">{_num(y_lo)}</text>'
                  f'<text x="2" y="30" font-size="10">{_num(y_hi)}</text>'

@@ -45,7 +45,8 @@ def transcript_html(log: GameLog, player: int | None = None) -> str:
     title = f"{header.get('game')} game {header.get('game_id')} (seed {header.get('seed')})"
     course = "".join(f"<div>{line_chart(c['series'], c['title'], c['x'], steps=True)}</div>"
                      for c in state_series(log))
-    views = "".join(f"<div>{line_chart(c['series'], c['title'], 'seq', y_label=c['y'], y_range=(c['lo'], c['hi']))}</div>"
+    span = (0, log.records[-1]["seq"]) if log.records else None  # one x-axis for every belief chart
+    views = "".join(f"<div>{line_chart(c['series'], c['title'], 'seq', y_label=c['y'], y_range=(c['lo'], c['hi']), x_range=span)}</div>"
                     for c in view_charts(data.get("beliefs", {})))
     sections = [("Course of the game", course or "<p>(no charts for this game)</p>")]
     if views:

@@ -67,7 +67,7 @@ def belief_points(log: GameLog, observer: str | None = None) -> list[Point]:
         if observer is not None and msg["sender"] != observer:
             continue
         points += [Point(record["seq"], msg["sender"], subject, quantity, value)
-                   for subject, quantity, value in read(msg)]
+                   for subject, quantity, value in read(msg) if subject != msg["sender"]]  # of the others
     return points
 
 
