@@ -54,7 +54,9 @@ class AgentDef:
     """A registered agent: its name, the games it plays, how to build a seat's actors, one line of doc.
 
     `budget` maps a game name to the game options that keep that game short enough for the agent
-    conformance suite (e.g. a board game to its second year); `games_in_budget` is how many seeds it plays there."""
+    conformance suite (e.g. a board game to its second year); `games_in_budget` is how many seeds it plays there.
+    `requires` maps a game name to the game options (as JSON values) the agent cannot play without;
+    a lineup with the agent in a game whose options differ is refused before the game starts."""
 
     name: str
     games: frozenset[str] | None  # None: plays any game
@@ -62,6 +64,7 @@ class AgentDef:
     doc: str
     budget: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     games_in_budget: int = 2
+    requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 AGENTS: dict[str, AgentDef] = {
@@ -90,12 +93,21 @@ def load_agents(game: str) -> None:
     _LOADED.add(game)
 
 
+BROKEN: dict[str, str] = {}  # game -> why its plugin's agents could not be loaded
+
+
 def load_all_agents() -> dict[str, AgentDef]:
-    """Every agent of every installed game (imports every game's agents: for listings)."""
+    """Every agent of every installed game (imports every game's agents: for listings). A game
+    whose plugin cannot be loaded is left out and named in BROKEN, so one broken third-party
+    plugin does not take every other game's agents down with it."""
+    from games.plugin import PluginError
     from games.registry import game_names
 
     for game in game_names():
-        load_agents(game)
+        try:
+            load_agents(game)
+        except PluginError as exc:
+            BROKEN[game] = str(exc)
     return AGENTS
 
 
