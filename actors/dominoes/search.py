@@ -25,7 +25,21 @@ from typing import Any
 from actors.dominoes.table import Table, count, is_double
 from games.dominoes.rules import sample_hands
 from games.dominoes.tiles import (
-    HI, HIGH, INDEX, LEFT, LO, N_TILES, NAMES, NUM, OPEN, PARSE, PASS, PIPS, SEATS, pips, tiles_of,
+    HI,
+    HIGH,
+    INDEX,
+    LEFT,
+    LO,
+    N_TILES,
+    NAMES,
+    NUM,
+    OPEN,
+    PARSE,
+    PASS,
+    PIPS,
+    SEATS,
+    pips,
+    tiles_of,
 )
 
 CONVENTION_MISS = 0.1  # ours: weight of a sampled opener hand that breaks the convention

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.dominoes.tiles import ALL, INDEX, LO, HI, NUM, PARSE, PASS, SEATS
+from games.dominoes.tiles import ALL, HI, INDEX, LO, NUM, PARSE, PASS, SEATS
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Table:
     rules: dict[str, Any]
 
     @classmethod
-    def of(cls, obs: dict[str, Any]) -> "Table":
+    def of(cls, obs: dict[str, Any]) -> Table:
         """The table in an observation of the rules."""
         ends = obs.get("ends")
         return cls(

@@ -396,3 +396,27 @@ def test_decisions_do_not_depend_on_the_hidden_hands(agent):
                 checked += 1
             state.apply_actions({p: rng.choice(legal)})
     assert checked >= 10
+
+
+# -- duplicate matches (the experiments) -------------------------------------------------------------
+
+def test_a_duplicate_match_deals_the_same_tiles_with_the_pairs_swapped():
+    """ops/bench/dominoes_agents plays each deal seed twice, the pairs swapped: every hand's deal
+    is the same in both (the rules derive it from the match seed and the hand index)."""
+    from actors.match import make_header, record
+    from actors.registry import parse_lineup
+    from bus.log import parse_log
+    from ops.bench.dominoes_agents import play_deal, summarise
+
+    def deals(lineup: str) -> list:
+        log = parse_log(record(make_header("dominoes", 9, parse_lineup(lineup, 4), {"target": 20}))).games[0]
+        return [r["msg"]["outcome"] for r in log.records if r["msg"]["kind"] == "chance"]
+
+    first = deals("glutton-blocker,individualist,glutton-blocker,individualist")
+    second = deals("individualist,glutton-blocker,individualist,glutton-blocker")
+    common = min(len(first), len(second))
+    assert common >= 1 and first[:common] == second[:common]
+    matches = play_deal("glutton-blocker", "individualist", {"target": 20}, 9)
+    assert [m["side"] for m in matches] == [0, 1]
+    r = summarise("gb-ind", "glutton-blocker", "individualist", {"target": 20}, matches, 1.0)
+    assert r["matches"] == 2 and r["deals"] == 1 and r["hands_a"] + r["hands_b"] <= r["hands"]

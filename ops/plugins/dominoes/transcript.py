@@ -119,8 +119,9 @@ def _spec(agent: dict[str, Any]) -> str:
 
 def render_transcript(data: dict[str, Any]) -> str:
     rules = data["options"] or {}
-    lines = [f"game {data['game_id']} (dominoes, seed {data['seed']}, to {rules.get('target')}; "
-             f"pairs p0&p2 against p1&p3)"] + [f"  p{i}: {a}" for i, a in enumerate(data["agents"])]
+    head = (f"game {data['game_id']} (dominoes, seed {data['seed']}, to {rules.get('target')}; "
+            f"pairs p0&p2 against p1&p3)")
+    lines = [head] + [f"  p{i}: {a}" for i, a in enumerate(data["agents"])]
     if data["player"] is not None:
         lines.append(f"signals, roles and reasons of p{data['player']} only")
     for hand in data["hands"]:
