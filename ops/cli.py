@@ -3,92 +3,303 @@
   detente play GAME --seed N --agents SPEC --log FILE [--runtime inline|ray-players|ray-modules]
   detente replay verify FILE [--game ID]
   detente replay show FILE [--at SEQ] [--game ID]
-  detente games | detente agents
+  detente tournament run SPEC --out DIR | report DIR | compact DIR
+  detente games [NAME ...] | detente agents
 
-Bad input (unknown game, malformed agents, missing or foreign log file) gives one line on stderr
-and exit code 2, never a traceback.
+Nothing is lost: every argument, spec, agent and option is checked before any output is opened;
+logs, pages and exports are written to a temporary file in the target's folder and renamed over
+the target only when complete, so a failed or interrupted command leaves the old file as it was.
+Bad input gives one line on stderr and exit code 2, a failure (a log that does not verify, a full
+disk) one line and exit code 1, never a traceback; a closed pipe (`| head`) ends quietly with 141,
+as `git log | head` does.
 """
 
 from __future__ import annotations
 
 import argparse
+import builtins
+import errno
 import json
+import os
+import secrets
+import stat
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, BinaryIO, Iterator, Sequence
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
+EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for `git log | head`
+MAX_PLAY_GAMES = 1000  # games in one `play` log (a tournament is for more)
+MAX_RUNNERS = 4096
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS)  # write failures of the disk
 
 
 class UsageError(Exception):
     """Bad input from the user: one line, exit 2."""
 
 
+class _Exit(Exception):
+    """argparse is done (help printed): return this status instead of raising SystemExit."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line instead of usage + error
         raise UsageError(f"{self.prog}: {message}")
 
+    def exit(self, status: int = 0, message: str | None = None) -> None:
+        if message:
+            sys.stderr.write(message)
+        raise _Exit(status)
 
-def _parse_option(text: str) -> tuple[str, Any]:
-    key, eq, value = text.partition("=")
-    if not eq or not key:
-        raise UsageError(f"malformed --option {text!r}: expected key=value")
+    def format_help(self) -> str:
+        epilog = getattr(self, "lazy_epilog", None)
+        if epilog is not None:  # computed only when help is asked for (it may import games)
+            self.epilog, self.lazy_epilog = epilog(), None
+        return super().format_help()
+
+
+def _bounded(lo: int, hi: int):
+    """An argparse type: an integer in lo..hi (its name makes argparse say "invalid int value")."""
+
+    def int(text: str) -> Any:  # noqa: A001 - the name argparse prints
+        value = builtins.int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text} is out of range ({lo}..{hi})")
+        return value
+
+    return int
+
+
+def _text(limit: int = 200):
+    """An argparse type: printable text of at most `limit` characters."""
+
+    def text(value: str) -> str:
+        if len(value) > limit or not value.isprintable() or _has_surrogates(value):
+            raise argparse.ArgumentTypeError(f"expected printable UTF-8 text of at most {limit} characters")
+        return value
+
+    return text
+
+
+def _path(value: str) -> str:
+    """An argparse type: a path without NUL."""
+    if "\0" in value or not value:
+        raise argparse.ArgumentTypeError("not a usable path")
+    return value
+
+
+def _has_surrogates(text: str) -> bool:
     try:
-        return key, json.loads(value)
-    except ValueError:
-        return key, value
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _parse_options(game_name: str, texts: list[str]) -> dict[str, Any]:
+    """`--option key=value` pairs: values read as JSON where they parse, except for options that
+    take text (a name like `3.0` stays a name)."""
+    from games.registry import get_game
+
+    fields = get_game(game_name).options_model.model_fields
+    options: dict[str, Any] = {}
+    for text in texts:
+        key, eq, value = text.partition("=")
+        if not eq or not key:
+            raise UsageError(f"malformed --option {text!r}: expected key=value")
+        if key in options:
+            raise UsageError(f"--option {key} is given twice")
+        info = fields.get(key)
+        options[key] = value if info is not None and _takes_text(info.annotation) else _json_or_text(value)
+    return options
+
+
+def _takes_text(annotation: Any) -> bool:
+    import typing
+
+    if annotation is str:
+        return True
+    args = typing.get_args(annotation)
+    return typing.get_origin(annotation) is typing.Literal and all(isinstance(a, str) for a in args)
+
+
+def _json_or_text(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        return value
+
+
+# -- output files: complete or not at all -------------------------------------------------------
+
+
+def _check_output(path: Path, flag: str) -> bool:
+    """Check that `path` can be written before anything is done; True: replace it through a
+    temporary file, False: write it in place (an existing device or pipe, such as /dev/null)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise UsageError(f"{flag} {path}: a part of that path is not a folder") from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{flag} {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"{flag} {path} is a folder; name a file")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return False
+    parent = Path(os.path.realpath(path)).parent
+    if not parent.is_dir():
+        raise UsageError(f"folder {path.parent} does not exist")
+    if st is not None and not os.access(path, os.W_OK):
+        raise UsageError(f"{flag} {path} is read-only")
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"{flag} {path}: cannot write in {parent} (permission denied)")
+    return True
+
+
+@contextmanager
+def _output(path: str | Path, flag: str, fsync: bool = False) -> Iterator[BinaryIO]:
+    """A binary file that replaces `path` only once the block has finished without an error."""
+    from ops.tournament.store import ByteBudget, FaultyFile, injected_faults
+
+    path = Path(path)
+    if not _check_output(path, flag):  # a device or a pipe: written in place
+        f = _open_or_usage(path, path, "wb")
+        with _named_errors(path), _closing(f):
+            yield f
+            f.flush()
+        return
+    target = Path(os.path.realpath(path))  # a link to a log keeps pointing at the new log
+    tmp = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+    f = _open_or_usage(tmp, path, "xb")
+    faults = injected_faults()
+    done = False
+    try:
+        with _named_errors(path, tmp), _closing(f):
+            yield FaultyFile(f, ByteBudget(faults["log"])) if "log" in faults else f
+            f.flush()
+            if fsync:
+                os.fsync(f.fileno())
+        os.replace(tmp, target)
+        done = True
+    finally:
+        if not done:
+            tmp.unlink(missing_ok=True)
+
+
+@contextmanager
+def _named_errors(path: Path, tmp: Path | None = None) -> Iterator[None]:
+    """A full disk (or the like) while writing names the file the user asked for."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno in _FULL and exc.filename in (None, "", str(tmp)):
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        raise
+
+
+@contextmanager
+def _closing(f: BinaryIO) -> Iterator[None]:
+    """Close `f` after the block; after a failure, quietly (its buffer may not fit on the disk)."""
+    try:
+        yield
+    except BaseException:
+        try:
+            f.close()
+        except OSError:
+            pass
+        raise
+    f.close()
+
+
+def _open_or_usage(path: Path, named: Path, mode: str) -> BinaryIO:
+    try:
+        return open(path, mode)
+    except OSError as exc:
+        raise UsageError(f"cannot write {named}: {exc.strerror}") from None
+
+
+def _write_page(path: str, flag: str, text: str) -> None:
+    with _output(path, flag) as f:
+        f.write(text.encode("utf-8"))
+
+
+# -- play ---------------------------------------------------------------------------------------
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from actors.match import make_header, play
-    from actors.registry import parse_lineup
-    from actors.match import game_options
     from bus.log import LogWriter, PackedLogWriter
-    from games.registry import get_game
 
-    game = get_game(args.game)
-    options = dict(_parse_option(o) for o in args.option)
-    players = game.num_players(game_options(args.game, options))
-    agents = parse_lineup(args.agents, players)
-    header = make_header(args.game, args.seed, agents, options, game_id=args.game_id)
+    header_of, agents = _checked_lineup(args.game, args.option, args.agents, args.seed, args.games, args.game_id)
+    path = Path(args.log)
+    _check_output(path, "--log")  # before Ray is started
+    placement = None
     if args.runtime != "inline":
-        from actors.ray_placement import ensure_ray
+        from actors.ray_placement import RayPlacement, ensure_ray
 
         print(f"starting Ray for --runtime {args.runtime} ..." if not args.address else f"joining Ray at {args.address} ...", flush=True)
         ensure_ray(address=args.address)
-    path = Path(args.log)
-    if path.parent and not path.parent.exists():
-        raise UsageError(f"folder {path.parent} does not exist")
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    placement = None
-    if args.runtime != "inline":
-        from actors.ray_placement import RayPlacement
-
         placement = RayPlacement(args.runtime)  # hosts started once, reset for every game
-    writer = (PackedLogWriter if args.pack else LogWriter)(open(path, "wb"), fsync=args.fsync)
     records = 0
     try:
-        for i in range(args.games):
-            seed = args.seed + i
-            if i:
-                game_id = f"{args.game_id}-{seed}" if args.game_id else None
-                header = make_header(args.game, seed, agents, options, game_id=game_id)
-            writer.header(header)
-            result = play(header, writer, runtime=args.runtime, placement=placement)
-            writer.end_game()
-            records += result.records
-            end = result.end
-            winners = ", ".join(f"p{w}" for w in end.winners) or "nobody"
-            prefix = f"{header['game_id']}: " if args.games > 1 else ""
-            print(f"{prefix}{end.summary}; winners: {winners}", flush=True)
+        with _output(path, "--log", fsync=args.fsync) as f:
+            writer = (PackedLogWriter if args.pack else LogWriter)(f, fsync=args.fsync)
+            for i in range(args.games):
+                header = header_of(i)
+                writer.header(header)
+                result = play(header, writer, runtime=args.runtime, placement=placement)
+                writer.end_game()
+                records += result.records
+                end = result.end
+                winners = ", ".join(f"p{w}" for w in end.winners) or "nobody"
+                prefix = f"{header['game_id']}: " if args.games > 1 else ""
+                print(f"{prefix}{end.summary}; winners: {winners}", flush=True)
     finally:
-        writer.close()
         if placement is not None:
             placement.close()
-    print(f"log: {path} ({args.games} game{'s' * (args.games > 1)}, {records} records, {path.stat().st_size} bytes)")
+    size = path.stat().st_size if path.is_file() else 0
+    print(f"log: {path} ({args.games} game{'s' * (args.games > 1)}, {records} records, {size} bytes)")
     return 0
+
+
+def _checked_lineup(game_name: str, option_texts: list[str], agents_text: str, seed: int, games: int,
+                    game_id: str | None):
+    """Everything `play` needs, checked before any output: options, lineup, requirements, seeds,
+    and that the headers encode. Returns (game index -> header, agent specs)."""
+    from actors.match import make_header
+    from actors.registry import parse_lineup
+    from bus.codec import pack
+    from games.registry import get_game
+    from ops.tournament.spec import MAX_SEED, check_agents, check_options
+
+    game = get_game(game_name)
+    try:
+        options = _parse_options(game_name, option_texts)
+        opts = check_options(game_name, options)
+        agents = parse_lineup(agents_text, game.num_players(opts))
+    except RecursionError:
+        raise UsageError("an option or agent spec is nested too deeply") from None
+    check_agents(game_name, opts, agents)
+    if seed + games - 1 > MAX_SEED:
+        raise UsageError(f"--seed {seed} with --games {games} runs past the largest seed ({MAX_SEED})")
+
+    def header_of(i: int) -> dict[str, Any]:
+        gid = None if not game_id else game_id if i == 0 else f"{game_id}-{seed + i}"
+        return make_header(game_name, seed + i, agents, options, game_id=gid)
+
+    for i in sorted({0, games - 1}):
+        try:
+            pack(header_of(i))
+        except (OverflowError, TypeError, ValueError) as exc:
+            raise UsageError(f"the game's header cannot be logged: {exc}") from None
+    return header_of, agents
 
 
 def _load_game(path: str, game_id: str | None):
@@ -197,18 +408,13 @@ def _cmd_tournament_run(args: argparse.Namespace) -> int:
     from ops.tournament.runner import run_tournament
     from ops.tournament.spec import load_spec
 
-    if args.games is not None and args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.runners is not None and args.runners < 1:
-        raise UsageError("--runners must be at least 1")
     spec = load_spec(args.spec, games=args.games)
     if args.address:
         from actors.ray_placement import check_reachable
 
         check_reachable(args.address)  # before anything is written
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} exists and is not a folder")
+    _make_folder(out)
     try:
         summary = run_tournament(spec, out, runners=args.runners, address=args.address, on_progress=Progress())
     except KeyboardInterrupt:
@@ -224,11 +430,28 @@ def _cmd_tournament_run(args: argparse.Namespace) -> int:
     return EXIT_FAILED if summary.failed else 0
 
 
+def _make_folder(out: Path) -> None:
+    """The output folder, made (with its parents) once the spec is known to be good."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot make the folder ({exc.strerror})") from None
+    if not os.access(out, os.W_OK):
+        raise UsageError(f"--out {out}: cannot write in it (permission denied)")
+
+
 def _cmd_tournament_report(args: argparse.Namespace) -> int:
     from ops.tournament.report import build_report, format_text
     from ops.tournament.store import Store
 
+    if args.output and args.format != "html":
+        raise UsageError("--output is for --format html")
+    target = Path(args.output or Path(args.dir) / "report.html")
     store = Store(args.dir, read_only=True)
+    if args.format == "html":
+        _check_output(target, "--output")
     try:
         report = build_report(store)
     finally:
@@ -238,11 +461,26 @@ def _cmd_tournament_report(args: argparse.Namespace) -> int:
     elif args.format == "html":
         from ops.tournament.html import format_html
 
-        target = Path(args.output or Path(args.dir) / "report.html")
-        target.write_text(format_html(report, title=f"detente tournament: {args.dir}"))
+        _write_page(str(target), "--output", format_html(report, title=f"detente tournament: {args.dir}"))
         print(f"wrote {target}")
     else:
         print(format_text(report))
+    return 0
+
+
+def _cmd_tournament_compact(args: argparse.Namespace) -> int:
+    from ops.tournament.store import compact
+
+    done = compact(args.dir, segment_mib=args.segment_mib)
+    saved = done.bytes_before - done.bytes_after
+    print(
+        f"compacted {args.dir}: {done.games:,} recorded games, {done.moved:,} moved; "
+        f"{done.rewritten} segments with stale bytes rewritten into {done.new_segments}, "
+        f"{done.removed} without a recorded game removed; {done.bytes_before:,} -> {done.bytes_after:,} bytes "
+        f"({saved:,} reclaimed)"
+    )
+    if args.verify:
+        return _verify_folder(args.dir, None)
     return 0
 
 
@@ -267,28 +505,46 @@ def _cmd_fork(args: argparse.Namespace) -> int:
     if not game.complete:
         raise UsageError(f"{args.log}: the game is incomplete (no game_end record)")
     try:
-        header = fork_header(game, args.at, parse_lineup(args.agents, len(game.header["agents"])))
+        agents = parse_lineup(args.agents, len(game.header["agents"]))
+    except RecursionError:
+        raise UsageError("an agent spec is nested too deeply") from None
+    _check_fork_agents(game.header, agents)
+    try:
+        header = fork_header(game, args.at, agents)
     except ForkError as exc:
         raise UsageError(str(exc)) from None
     path = Path(args.out)
-    writer = LogWriter.open(path)
-    try:
+    with _output(path, "--out") as f:
+        writer = LogWriter(f)
         writer.header(header)
         result = play(header, writer)
         writer.end_game()
-    finally:
-        writer.close()
     print(f"forked {header['fork']['from']} at seq {header['fork']['at']}: {result.end.summary}")
     print(f"log: {path} ({result.records} records)")
     return 0
 
 
+def _check_fork_agents(header: dict[str, Any], agents: list[Any]) -> None:
+    """The fork's agents, checked as `play` checks them, against the logged game's options."""
+    from games.registry import get_game
+    from ops.tournament.spec import check_agents
+
+    name = header.get("game")
+    try:
+        options = get_game(name).options(header.get("options") or {})
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"the logged game's options do not validate: {str(exc).splitlines()[0]}") from None
+    check_agents(name, options, agents)
+
+
 def _cmd_transcript(args: argparse.Namespace) -> int:
     from replay.transcript import TranscriptError, transcript
 
-    game, _ = _load_game(args.log, args.game)
     if args.out and args.format != "html":
         raise UsageError("--out is for --format html")
+    if args.out:
+        _check_output(Path(args.out), "--out")
+    game, _ = _load_game(args.log, args.game)
     try:
         if args.format == "html":
             from ops.transcript_html import transcript_html
@@ -300,7 +556,7 @@ def _cmd_transcript(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.format == "html":
         if args.out:
-            Path(args.out).write_text(page)
+            _write_page(args.out, "--out", page)
             print(f"wrote {args.out}")
         else:
             print(page)
@@ -313,6 +569,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from games.plugin import resolve
     from games.registry import get_plugin
 
+    if args.out:
+        _check_output(Path(args.out), "--out")
     game, _ = _load_game(args.log, args.game)
     exporter = get_plugin(game.header.get("game")).exporters.get(args.export_format)
     if exporter is None:
@@ -321,16 +579,41 @@ def _cmd_export(args: argparse.Namespace) -> int:
         text = resolve(exporter)(game)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    print(text)
+    if args.out:
+        _write_page(args.out, "--out", text)
+        print(f"wrote {args.out}")
+    else:
+        print(text)
     return 0
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
     from games.registry import game_names, get_plugin
 
-    for name in game_names():
-        print(f"{name}: {get_plugin(name).doc.strip().splitlines()[0] if get_plugin(name).doc.strip() else ''}")
+    names = args.names or (game_names() if args.options else [])
+    for name in names:
+        get_plugin(name)  # an unknown name: one line, exit 2
+    if not names:  # the listing imports no game: only the declarations are read
+        for name in game_names():
+            doc = get_plugin(name).doc.strip()
+            print(f"{name}: {doc.splitlines()[0] if doc else ''}")
+        return 0
+    print(_options_text(names), end="")
     return 0
+
+
+def _options_text(names: list[str]) -> str:
+    """Each game's options with defaults and bounds, as `--option` takes them (imports the rules)."""
+    from games.registry import get_plugin
+    from ops.tournament.spec import MAX_SEATS, option_lines
+
+    parts = []
+    for name in names:
+        doc = get_plugin(name).doc.strip()
+        lines = [f"{name}: {doc.splitlines()[0] if doc else ''}"]
+        lines += [f"  {line}" for line in option_lines(name)] or ["  (no options)"]
+        parts.append("\n".join(lines) + "\n")
+    return "".join(parts) + f"(every game: at most {MAX_SEATS} seats)\n"
 
 
 def _cmd_agents(args: argparse.Namespace) -> int:
@@ -338,7 +621,10 @@ def _cmd_agents(args: argparse.Namespace) -> int:
 
     for name, agent in sorted(load_all_agents().items()):
         plays = "any game" if agent.games is None else ", ".join(sorted(agent.games))
-        print(f"{name}: {agent.doc} ({plays})")
+        needs = "".join(
+            f"; in {game} needs " + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(opts.items()))
+            for game, opts in sorted(getattr(agent, "requires", {}).items()))
+        print(f"{name}: {agent.doc} ({plays}{needs})")
     return 0
 
 
@@ -350,79 +636,107 @@ def build_parser() -> argparse.ArgumentParser:
     _tournament_parsers(sub)
     _replay_more_parsers(rsub)
     _plugin_parsers(sub)
-    sub.add_parser("games", help="list games").set_defaults(func=_cmd_games)
+    games = sub.add_parser("games", help="list games; with names (or --options): their options, defaults and bounds")
+    games.add_argument("names", nargs="*", metavar="GAME", help="show these games' options")
+    games.add_argument("--options", action="store_true", help="show every game's options")
+    games.set_defaults(func=_cmd_games)
     sub.add_parser("agents", help="list agents").set_defaults(func=_cmd_agents)
     return parser
 
 
 def _play_parser(sub: Any) -> None:
     from actors.placement import RUNTIMES
+    from ops.tournament.spec import MAX_SEATS, MAX_SEED
 
-    play = sub.add_parser("play", help="play one game and write its log")
+    play = sub.add_parser(
+        "play", help="play one game and write its log", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=f"Play games into one log. Seeds 0..2**63-1, at most {MAX_PLAY_GAMES} games, at most "
+                    f"{MAX_SEATS} seats; every option and agent is checked before the log is opened, and the "
+                    "log replaces FILE only once complete.")
+    play.lazy_epilog = lambda: "options of each game (--option KEY=VALUE; default, kind and bounds):\n" + _options_text(_all_games())
     play.add_argument("game")
-    play.add_argument("--seed", type=int, required=True)
+    play.add_argument("--seed", type=_bounded(0, MAX_SEED), required=True, help="0..2**63-1")
     play.add_argument("--agents", required=True, help="one spec for all seats or one per seat, comma-separated")
-    play.add_argument("--log", required=True, help="log file to write")
+    play.add_argument("--log", type=_path, required=True, help="log file to write (replaced only when complete)")
     play.add_argument("--runtime", choices=RUNTIMES, default="inline")
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
-    play.add_argument("--games", type=int, default=1, help="play N games, seeds SEED..SEED+N-1, into one log")
-    play.add_argument("--game-id", default=None)
-    play.add_argument("--address", default=None, help="join this Ray cluster instead of starting one")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable; listed below)")
+    play.add_argument("--games", type=_bounded(1, MAX_PLAY_GAMES), default=1,
+                      help=f"play N games (1..{MAX_PLAY_GAMES}), seeds SEED..SEED+N-1, into one log")
+    play.add_argument("--game-id", type=_text(), default=None)
+    play.add_argument("--address", type=_text(), default=None, help="join this Ray cluster instead of starting one")
     play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
     play.add_argument("--pack", action="store_true",
                       help="write each game as one zlib-packed frame, as tournaments do (readers unpack it)")
     play.set_defaults(func=_cmd_play)
 
 
+def _all_games() -> list[str]:
+    from games.registry import game_names
+
+    return game_names()
+
+
 def _replay_parsers(sub: Any) -> Any:
     replay = sub.add_parser("replay", help="verify or show a logged game")
     rsub = replay.add_subparsers(dest="replay_command", required=True, parser_class=_Parser)
     verify = rsub.add_parser("verify", help="check frames, actor outputs and state digests")
-    verify.add_argument("log", help="a log file, or a tournament folder (every recorded game, or --game ID)")
-    verify.add_argument("--game", default=None, help="game id inside a multi-game log or a tournament folder")
+    verify.add_argument("log", type=_path, help="a log file, or a tournament folder (every recorded game, or --game ID)")
+    verify.add_argument("--game", type=_text(), default=None, help="game id inside a multi-game log or a tournament folder")
     verify.add_argument("--sample", type=int, default=None, metavar="N",
                         help="in a tournament folder: verify N games spread evenly over the game ids")
     verify.set_defaults(func=_cmd_verify)
     show = rsub.add_parser("show", help="print the game at a seq")
-    show.add_argument("log", help="a log file, or a tournament folder with --game")
-    show.add_argument("--at", type=int, default=None, help="seq to show (default: the end)")
-    show.add_argument("--game", default=None)
+    show.add_argument("log", type=_path, help="a log file, or a tournament folder with --game")
+    show.add_argument("--at", type=_bounded(0, 2**63 - 1), default=None, help="seq to show (default: the end)")
+    show.add_argument("--game", type=_text(), default=None)
     show.set_defaults(func=_cmd_show)
     return rsub
 
 
 def _tournament_parsers(sub: Any) -> None:
-    tour = sub.add_parser("tournament", help="run and report tournaments")
+    from ops.tournament.spec import MAX_GAMES
+
+    tour = sub.add_parser("tournament", help="run, report and compact tournaments")
     tsub = tour.add_subparsers(dest="tournament_command", required=True, parser_class=_Parser)
-    trun = tsub.add_parser("run", help="play every game of a spec not yet recorded in --out")
-    trun.add_argument("spec", help="tournament spec (TOML)")
-    trun.add_argument("--out", required=True, help="output folder (logs, results.duckdb)")
-    trun.add_argument("--games", type=int, default=None, help="override the spec's number of games")
-    trun.add_argument("--address", default=None, help="join this Ray cluster instead of starting one")
-    trun.add_argument("--runners", type=int, default=None, help="runner actors (default: one per CPU)")
+    trun = tsub.add_parser("run", help="play every game of a spec not yet recorded in --out",
+                           description="One driver per folder: a second one on the same --out exits 2 at once, "
+                                       "naming the first (DIR/driver.lock).")
+    trun.add_argument("spec", type=_path, help="tournament spec (TOML, at most 1 MiB; bounds in its docs)")
+    trun.add_argument("--out", type=_path, required=True, help="output folder (logs, results.duckdb)")
+    trun.add_argument("--games", type=_bounded(1, MAX_GAMES), default=None, help=f"override the spec's number of games (1..{MAX_GAMES:,})")
+    trun.add_argument("--address", type=_text(), default=None, help="join this Ray cluster instead of starting one")
+    trun.add_argument("--runners", type=_bounded(1, MAX_RUNNERS), default=None, help=f"runner actors (1..{MAX_RUNNERS}; default: one per CPU)")
     trun.set_defaults(func=_cmd_tournament_run)
     trep = tsub.add_parser("report", help="statistics, head-to-head and ratings of a tournament folder")
-    trep.add_argument("dir")
+    trep.add_argument("dir", type=_path)
     trep.add_argument("--format", choices=("text", "json", "html"), default="text")
-    trep.add_argument("--output", default=None, help="HTML file (default DIR/report.html)")
+    trep.add_argument("--output", type=_path, default=None, help="HTML file (default DIR/report.html)")
     trep.set_defaults(func=_cmd_tournament_report)
+    tcom = tsub.add_parser("compact", help="reclaim segment bytes no recorded game uses (killed runners' leftovers)",
+                           description="Copies the recorded games of segments with stale bytes into new segments "
+                                       "byte for byte, points the index at them in one transaction, then removes the "
+                                       "old segments. Takes the folder lock: not while a driver runs.")
+    tcom.add_argument("dir", type=_path)
+    tcom.add_argument("--segment-mib", type=_bounded(1, 4096), default=None, help="size of the new segments (default: the spec's)")
+    tcom.add_argument("--verify", action="store_true", help="then verify every recorded game")
+    tcom.set_defaults(func=_cmd_tournament_compact)
 
 
 def _replay_more_parsers(rsub: Any) -> None:
     fork = rsub.add_parser("fork", help="replay a game to a point, then continue with other agents")
-    fork.add_argument("log", help="a log file, or a tournament folder with --game")
-    fork.add_argument("--at", type=int, required=True, help="fork after this seq (at the next decision)")
+    fork.add_argument("log", type=_path, help="a log file, or a tournament folder with --game")
+    fork.add_argument("--at", type=_bounded(0, 2**63 - 1), required=True, help="fork after this seq (at the next decision)")
     fork.add_argument("--agents", required=True, help="the new lineup (one spec for all seats, or one per seat)")
-    fork.add_argument("--out", required=True, help="log file for the forked game")
-    fork.add_argument("--game", default=None)
+    fork.add_argument("--out", type=_path, required=True, help="log file for the forked game (replaced only when complete)")
+    fork.add_argument("--game", type=_text(), default=None)
     fork.set_defaults(func=_cmd_fork)
     trans = rsub.add_parser("transcript", help="the game's transcript: talk, deals kept or broken, trust and beliefs (JSON, text or a page with plots)")
-    trans.add_argument("log", help="a log file, or a tournament folder with --game")
-    trans.add_argument("--player", type=int, default=None, help="show this seat's trust and role certainties")
+    trans.add_argument("log", type=_path, help="a log file, or a tournament folder with --game")
+    trans.add_argument("--player", type=_bounded(0, 10**6), default=None, help="show this seat's trust and role certainties")
     trans.add_argument("--format", choices=("text", "json", "html"), default="text",
                        help="html: one self-contained page with plots of the game and of trust")
-    trans.add_argument("--out", default=None, help="with --format html: write the page to this file")
-    trans.add_argument("--game", default=None)
+    trans.add_argument("--out", type=_path, default=None, help="with --format html: write the page to this file")
+    trans.add_argument("--game", type=_text(), default=None)
     trans.set_defaults(func=_cmd_transcript)
 
 
@@ -441,8 +755,9 @@ def _plugin_parsers(sub: Any) -> None:
     esub = export.add_subparsers(dest="export_format", required=True, parser_class=_Parser)
     for fmt, games in sorted(formats.items()):
         ep = esub.add_parser(fmt, help=f"export a {' or '.join(games)} game")
-        ep.add_argument("log", help="a log file, or a tournament folder with --game")
-        ep.add_argument("--game", default=None)
+        ep.add_argument("log", type=_path, help="a log file, or a tournament folder with --game")
+        ep.add_argument("--game", type=_text(), default=None)
+        ep.add_argument("--out", type=_path, default=None, help="write to this file (replaced only when complete) instead of stdout")
         ep.set_defaults(func=_cmd_export, exporter_games=games)
     for plugin in plugins:
         if plugin.commands is not None:
@@ -454,24 +769,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     from actors.match import OptionsError
     from actors.registry import AgentSpecError
     from bus.log import LogError
+    from games.plugin import PluginError
     from games.registry import UnknownGame
     from ops.tournament.spec import SpecError
-    from ops.tournament.store import StoreError
+    from ops.tournament.store import StorageError, StoreError
     from ops.logging import configure
 
     configure()
+    _tolerant(sys.stdout)
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
-    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError, SpecError, StoreError, ConnectionError) as exc:
-        print(f"detente: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except _Exit as exc:  # --help
+        return exc.status
+    except BrokenPipeError:  # output piped into `head` and the like: quiet, as git is
+        return _closed_pipe()
+    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError, SpecError, StoreError, PluginError,
+            ConnectionError) as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except StorageError as exc:
+        return _fail(f"{exc}; what was recorded is kept: free space and rerun the same command", EXIT_FAILED)
+    except OSError as exc:  # a full disk, a vanished file: one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}", EXIT_FAILED)
     except KeyboardInterrupt:
-        print("detente: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # output piped into `head` and the like
-        sys.stderr.close()
-        return 0
+        return _fail("interrupted", 130, prefix="detente: ")
+
+
+def _fail(message: str, code: int, prefix: str = "detente: error: ") -> int:
+    try:
+        print(prefix + " ".join(message.split("\n")), file=sys.stderr)
+    except (OSError, ValueError):  # stderr closed too
+        pass
+    return code
+
+
+def _tolerant(stream: Any) -> None:
+    """Text that is not UTF-8 (a path given as raw bytes) is printed escaped, not raised."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
+def _closed_pipe() -> int:
+    """Point stdout at /dev/null so that the interpreter's last flush cannot complain either."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # not a real file (captured in tests)
+        pass
+    return EXIT_PIPE
 
 
 if __name__ == "__main__":

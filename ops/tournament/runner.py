@@ -5,8 +5,11 @@ opening the store only for that, so `detente tournament report` can read it duri
 Crash safety: a game counts once its row is in the store, and a row is written only after its
 runner has flushed the game's log. Rerunning on the same folder plays exactly the games not yet
 recorded (identity: game id), whether they were never started, lost with a dead runner, or
-lost with a killed driver; a stale copy left in an old segment is never indexed. A runner that
-dies mid-batch has its batch re-queued on a fresh runner.
+lost with a killed driver; a stale copy left in an old segment is never indexed (`detente
+tournament compact` reclaims its bytes). A runner that dies mid-batch has its batch re-queued on a
+fresh runner. The driver holds the folder lock (store.FolderLock) from start to end, so a second
+driver on the same folder stops at once; a full disk stops the driver with one line (StorageError)
+and the rerun plays what was not recorded.
 """
 
 from __future__ import annotations
@@ -17,14 +20,14 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from actors.match import make_header, play
 from actors.registry import AgentSpec
 from bus.log import LogWriter, PackedLogWriter
 from ops.logging import configure as configure_logging
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
-from ops.tournament.store import Recorder, Store
+from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
 
 
 def ranks_of(scores: list[float]) -> list[float]:
@@ -40,8 +43,10 @@ def ranks_of(scores: list[float]) -> list[float]:
 class BatchPlayer:
     """Plays games of one tournament, appending their logs to this runner's segment files."""
 
-    def __init__(self, out: str, spec: dict[str, Any], runner_id: str):
+    def __init__(self, out: str, spec: dict[str, Any], runner_id: str, faults: dict[str, int] | None = None):
         configure_logging()  # runners are processes of their own: quiet unless DETENTE_LOG_LEVEL says
+        # tests: a disk that fills up after this many segment bytes (store.injected_faults)
+        self.budget = ByteBudget(faults["segment"]) if faults and "segment" in faults else None
         self.spec = TournamentSpec.model_validate(spec)
         self.dir = Path(out) / "logs"
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -62,6 +67,8 @@ class BatchPlayer:
         self.segment_no += 1
         self.segment = f"{self.runner_id}-{self.segment_no:04d}.dlog"
         self.file = open(self.dir / self.segment, "wb")
+        if self.budget is not None:
+            self.file = FaultyFile(self.file, self.budget)
         writer = PackedLogWriter if self.spec.compress else LogWriter
         self.writer = writer(self.file, fsync=self.spec.fsync)
 
@@ -81,6 +88,8 @@ class BatchPlayer:
                 self.writer.header(header)
                 result = play(header, self.writer, runtime=spec.placement, placement=self.placement)
                 self.writer.end_game()
+            except OSError:  # the segment cannot be written (disk full): the driver stops, not the game
+                raise
             except Exception as exc:  # a rules or referee bug: reported, not fatal to the run
                 rows.append({"game_id": game_id(idx), "idx": idx, "error": f"{type(exc).__name__}: {exc}"})
                 self._roll()  # the segment now ends in a partial game: start a clean one
@@ -129,8 +138,8 @@ def _remote_runner():
 
     @ray.remote(num_cpus=1, max_restarts=0)
     class RayRunner:
-        def __init__(self, out: str, spec: dict[str, Any], runner_id: str):
-            self.player = BatchPlayer(out, spec, runner_id)
+        def __init__(self, out: str, spec: dict[str, Any], runner_id: str, faults: dict[str, int]):
+            self.player = BatchPlayer(out, spec, runner_id, faults)
 
         def pid(self) -> int:
             return os.getpid()
@@ -170,23 +179,34 @@ def run_tournament(
     on_progress: Callable[[int, int], None] | None = None,
     max_restarts: int = 8,
 ) -> RunSummary:
-    """Play every game of `spec` not yet recorded in `out`; returns what happened."""
+    """Play every game of `spec` not yet recorded in `out`; returns what happened. Raises
+    FolderBusy at once if another driver holds `out`, StorageError if `out` cannot be written."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise storage_error(str(out), exc) from None
+    with FolderLock(out):
+        return _run_locked(spec, out, runners, address, on_progress, max_restarts)
+
+
+def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: str | None,
+                on_progress: Callable[[int, int], None] | None, max_restarts: int) -> RunSummary:
+    faults = injected_faults()
     store = Store(out)
     try:
         _check_meta(store, spec)
         done = store.recorded()
     finally:
         store.close()  # held only while recording a batch from here on: reports can read meanwhile
-    recorder = Recorder(out)
+    recorder = Recorder(out, budget=ByteBudget(faults["store"]) if "store" in faults else None)
+    pool = None
     try:
-        before = len(done & set(range(spec.games)))
-        todo = [i for i in range(spec.games) if i not in done]
+        before = sum(1 for i in done if i < spec.games)
         t0 = time.perf_counter()
         if on_progress:
             on_progress(before, spec.games)
-        if not todo:
+        if before == spec.games:
             return RunSummary(spec.games, before, 0, [], 0, 0, 0.0)
         import ray
 
@@ -194,27 +214,45 @@ def run_tournament(
 
         ensure_ray(address=address)
         k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        k = min(k, (len(todo) + spec.batch - 1) // spec.batch)
-        pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts)
+        k = min(k, -(-(spec.games - before) // spec.batch))
+        pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts, faults)
         failed: list[dict[str, Any]] = []
-        for rows in pool.results([todo[i : i + spec.batch] for i in range(0, len(todo), spec.batch)]):
+        for rows in pool.results(pending_batches(spec.games, done, spec.batch)):
             failed += [r for r in rows if "error" in r]
             recorder.add([r for r in rows if "error" not in r])
             if on_progress:
                 on_progress(before + recorder.written + len(recorder.pending), spec.games)
-        pool.close()
         recorder.flush()
         return RunSummary(spec.games, before, recorder.written, failed, k, pool.restarts, time.perf_counter() - t0)
     finally:
+        if pool is not None:
+            pool.close()
         recorder.flush()
+
+
+def pending_batches(games: int, done: set[int], batch: int) -> Iterator[list[int]]:
+    """The games not in `done`, in order, `batch` at a time: made as they are handed out, so
+    planning a billion games takes no memory."""
+    current: list[int] = []
+    for i in range(games):
+        if i not in done:
+            current.append(i)
+            if len(current) == batch:
+                yield current
+                current = []
+    if current:
+        yield current
 
 
 class _Pool:
     """Runner actors fed batches, at most two in flight each; a runner that dies is replaced and
     its batches re-queued (up to `max_restarts` times in a run)."""
 
-    def __init__(self, runner_cls: Any, out: str, spec_data: dict[str, Any], k: int, max_restarts: int):
+    def __init__(self, runner_cls: Any, out: str, spec_data: dict[str, Any], k: int, max_restarts: int,
+                 faults: dict[str, int] | None = None):
         self.runner_cls, self.out, self.spec_data, self.max_restarts = runner_cls, out, spec_data, max_restarts
+        self.faults = dict(faults or {})
+        self.requeue: list[list[int]] = []  # batches of dead runners, played again first
         self.run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
         self.serial = self.restarts = 0
         self.pool = [self._start() for _ in range(k)]
@@ -223,26 +261,35 @@ class _Pool:
 
     def _start(self) -> Any:
         self.serial += 1
-        return self.runner_cls.remote(self.out, self.spec_data, f"{self.run_tag}-r{self.serial:03d}")
+        return self.runner_cls.remote(self.out, self.spec_data, f"{self.run_tag}-r{self.serial:03d}", self.faults)
 
-    def results(self, queue: list[list[int]]):
-        """Rows of every batch of `queue` as each finishes."""
+    def results(self, batches: Iterator[list[int]]):
+        """Rows of every batch of `batches` as each finishes. Raises StorageError when a runner
+        cannot write its segment (a full disk): what was recorded stays, the rerun plays the rest."""
         import ray
 
-        while queue or self.inflight:
+        while True:
             for slot in sorted(self.idle):
-                while self.idle[slot] > 0 and queue:
-                    batch = queue.pop(0)
+                while self.idle[slot] > 0:
+                    batch = self.requeue.pop(0) if self.requeue else next(batches, None)
+                    if batch is None:
+                        break
                     self.inflight[self.pool[slot].play.remote(batch)] = (self.pool[slot], batch, slot)
                     self.idle[slot] -= 1
+            if not self.inflight:
+                return
             ready, _ = ray.wait(list(self.inflight), num_returns=1)
             for ref in ready:
                 handle, batch, slot = self.inflight.pop(ref)
                 try:
                     rows = ray.get(ref)
                 except ray.exceptions.RayActorError:
-                    self._replace(handle, batch, slot, queue)
+                    self._replace(handle, batch, slot, self.requeue)
                     continue
+                except ray.exceptions.RayTaskError as exc:
+                    if isinstance(exc.cause, OSError):
+                        raise storage_error(str(exc.cause.filename or Path(self.out) / "logs"), exc.cause) from None
+                    raise
                 self.idle[slot] += 1
                 yield rows
 

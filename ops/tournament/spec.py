@@ -22,21 +22,38 @@ keeps the lineup's order. The lineup fills the seats in seat order. Where the ga
 the teams by i and, every `teams` games, the seats within each team, so partners stay partners
 (a lineup `a, b, a, b` keeps both a's together) and every entry holds every team and seat equally
 often over a block. Entries may repeat a label when they are the same agent with the same options.
+
+Bounds (the CLI checks the same ones; a spec outside them is refused before anything is written):
+seeds 0 .. 2**63-1, games 1 .. 10**9, at most 64 seats, batch 1 .. 10,000, segment_mib
+1 .. 4,096, a spec file of at most 1 MiB of UTF-8 TOML; numbers are numbers (`games = "200"` is
+refused), and each game's options are checked by its options model (`detente games NAME`).
+An agent that needs a game option (`AgentDef.requires`) is refused where the options differ.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import tomllib
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from actors.match import game_options
+from actors.match import OptionsError
 from actors.placement import RUNTIMES
 from actors.registry import AgentSpec, AgentSpecError, build_player, get_agent
+from games.api import Options
 from games.registry import get_game
+
+MAX_SEED = 2**63 - 1  # seeds are stored as signed 64-bit integers
+MAX_GAMES = 10**9  # games in one tournament
+MAX_SEATS = 64  # seats in one game, whatever its options allow (ours: a 64-player village plays in ~2 s)
+MAX_BATCH = 10_000
+MAX_SEGMENT_MIB = 4096
+MAX_SPEC_BYTES = 1 << 20
+_INT64 = (-(2**63), 2**63 - 1)  # any integer in a header must fit (msgpack, DuckDB)
 
 
 class SpecError(ValueError):
@@ -45,10 +62,10 @@ class SpecError(ValueError):
 
 class LineupEntry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    agent: str
+    agent: str = Field(max_length=100)
     options: dict[str, Any] = Field(default_factory=dict)
-    count: int = Field(1, ge=1)
-    label: str | None = None
+    count: int = Field(1, ge=1, le=MAX_SEATS, strict=True)
+    label: str | None = Field(None, min_length=1, max_length=100)
 
     @property
     def name(self) -> str:
@@ -57,17 +74,17 @@ class LineupEntry(BaseModel):
 
 class TournamentSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    game: str
-    games: int = Field(ge=1)
-    seed: int = 0
+    game: str = Field(max_length=100)
+    games: int = Field(ge=1, le=MAX_GAMES, strict=True)
+    seed: int = Field(0, ge=0, le=MAX_SEED, strict=True)
     seating: Literal["rotate", "fixed", "permute_deal"] = "rotate"
     placement: Literal[RUNTIMES] = "inline"  # type: ignore[valid-type]
     options: dict[str, Any] = Field(default_factory=dict)
-    lineup: list[LineupEntry] = Field(min_length=1)
-    batch: int = Field(50, ge=1, description="games per runner call")
-    segment_mib: int = Field(64, ge=1, description="log segment size before rolling")
-    fsync: bool = False
-    compress: bool = Field(True, description="store each game's log as one zlib-packed frame")
+    lineup: list[LineupEntry] = Field(min_length=1, max_length=MAX_SEATS)
+    batch: int = Field(50, ge=1, le=MAX_BATCH, strict=True, description="games per runner call")
+    segment_mib: int = Field(64, ge=1, le=MAX_SEGMENT_MIB, strict=True, description="log segment size before rolling")
+    fsync: bool = Field(False, strict=True)
+    compress: bool = Field(True, strict=True, description="store each game's log as one zlib-packed frame")
 
     @model_validator(mode="after")
     def _labels_unique(self) -> "TournamentSpec":
@@ -92,7 +109,7 @@ class TournamentSpec(BaseModel):
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """The game's teams with the spec's options (every seat its own team unless the game says)."""
-        return get_game(self.game).teams(game_options(self.game, self.options))
+        return get_game(self.game).teams(check_options(self.game, self.options))
 
     def game_plan(self, index: int) -> tuple[int, list[LineupEntry]]:
         """Seed and seating of game `index`."""
@@ -132,7 +149,129 @@ def game_id(index: int) -> str:
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "spec"
-    return f"{where}: {err['msg']}"
+    got = err.get("input")
+    shown = f" (got {_short(got)})" if isinstance(got, (str, int, float, bool)) else ""
+    return f"{where}: {err['msg']}{shown}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- checks shared with the command line ---------------------------------------------------------
+
+
+def _kind(value: Any) -> str:
+    """A value's JSON kind: what a spec or --option writes for it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, (list, tuple)) else "a table"
+
+
+def _outside_int64(value: Any, where: str = "") -> tuple[str, int] | None:
+    """(path, value) of the first integer in `value` that does not fit in 64 bits, if any."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return (where, value) if not _INT64[0] <= value <= _INT64[1] else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+    for key, item in items:
+        bad = _outside_int64(item, f"{where}.{key}" if where else str(key))
+        if bad is not None:
+            return bad
+    return None
+
+
+def check_options(game_name: str, raw: Any) -> Options:
+    """The game's options validated by its model, with messages that name the option plainly;
+    raises OptionsError. Also refused: a value of another kind than the option's (the string
+    "8" for a number), integers beyond 64 bits, more than MAX_SEATS seats."""
+    game = get_game(game_name)
+    raw = {} if raw is None else raw
+    if not isinstance(raw, dict):
+        raise OptionsError(f"{game_name} options must be key = value pairs, not {_kind(raw)}")
+    fields = game.options_model.model_fields
+    for key in raw:
+        if key not in fields:
+            raise OptionsError(f"{game_name} has no option {key!r} (its options: {', '.join(fields) or 'none'})")
+    try:
+        options = game.options(raw)
+    except ValidationError as exc:
+        raise OptionsError(_plain_option_error(game_name, exc)) from None
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        raise OptionsError(f"{game_name} options: {exc}") from None
+    values = options.model_dump(mode="json")
+    for key, value in raw.items():
+        if key in values and _kind(value) != _kind(values[key]) and values[key] is not None:
+            raise OptionsError(f"{game_name} option {key} takes {_kind(values[key])}, not {_kind(value)} ({_short(value)})")
+    huge = _outside_int64(values)
+    if huge is not None:
+        raise OptionsError(f"{game_name} option {huge[0]}={_short(huge[1])}: does not fit in 64 bits")
+    players = game.num_players(options)
+    if not 1 <= players <= MAX_SEATS:
+        raise OptionsError(f"{game_name} with these options seats {_short(players)} players; detente plays at most {MAX_SEATS}")
+    return options
+
+
+def _plain_option_error(game_name: str, exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    msg = err["msg"].removeprefix("Value error, ")
+    if not err["loc"]:
+        return f"{game_name} options: {msg}"
+    key = ".".join(str(p) for p in err["loc"])
+    return f"{game_name} option {key}={_short(err.get('input'))}: {msg}"
+
+
+def check_agents(game_name: str, options: Options, agents: list[AgentSpec]) -> None:
+    """Every agent of a lineup known, playing this game, with valid options, and given the game
+    options it needs (`AgentDef.requires`); raises AgentSpecError before anything is played."""
+    values = options.model_dump(mode="json")
+    for spec in {json.dumps(a.model_dump(mode="json"), sort_keys=True): a for a in agents}.values():
+        agent = get_agent(spec.name, game_name)
+        try:
+            build_player(spec, game_name, 0, 0)
+        except AgentSpecError:
+            raise
+        except (ValueError, TypeError, ArithmeticError) as exc:
+            raise AgentSpecError(f"agent {spec.name!r}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        for key, needed in sorted(getattr(agent, "requires", {}).get(game_name, {}).items()):
+            if values.get(key) != needed:
+                raise AgentSpecError(
+                    f"agent {spec.name!r} needs the {game_name} option {key}={json.dumps(needed)} "
+                    f"(these options have {key}={json.dumps(values.get(key))})")
+        huge = _outside_int64(spec.options)
+        if huge is not None:
+            raise AgentSpecError(f"agent {spec.name!r}: option {huge[0]}={_short(huge[1])} does not fit in 64 bits")
+
+
+def option_lines(game_name: str) -> list[str]:
+    """One line per option of a game: name, default, kind and bounds (from its options model)."""
+    lines = []
+    for name, info in get_game(game_name).options_model.model_fields.items():
+        default = info.get_default(call_default_factory=True)
+        lo = next((getattr(m, "ge", None) for m in info.metadata if getattr(m, "ge", None) is not None), None)
+        hi = next((getattr(m, "le", None) for m in info.metadata if getattr(m, "le", None) is not None), None)
+        span = f" {'' if lo is None else lo}..{'' if hi is None else hi}" if lo is not None or hi is not None else ""
+        shown = "unset" if default is None else default if isinstance(default, str) else json.dumps(default)
+        lines.append(f"{name}={shown}  ({_type_text(info.annotation)}{span})")
+    return lines
+
+
+def _type_text(annotation: Any) -> str:
+    if typing.get_origin(annotation) is Literal:
+        return "|".join(str(a) for a in typing.get_args(annotation))
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if args and len(args) < len(typing.get_args(annotation)):
+        return _type_text(args[0]) + " or unset"
+    names = {bool: "true|false", int: "integer", float: "number", str: "text"}
+    return names.get(annotation, getattr(annotation, "__name__", str(annotation)))
 
 
 def parse_spec(data: dict[str, Any], source: str = "spec") -> TournamentSpec:
@@ -146,8 +285,8 @@ def parse_spec(data: dict[str, Any], source: str = "spec") -> TournamentSpec:
     except KeyError as exc:
         raise SpecError(f"{source}: game: {exc}") from None
     try:
-        opts = game_options(spec.game, spec.options)
-    except ValueError as exc:
+        opts = check_options(spec.game, spec.options)
+    except OptionsError as exc:
         raise SpecError(f"{source}: options: {exc}") from None
     players = game.num_players(opts)
     seats = len(spec.seat_entries())
@@ -162,23 +301,42 @@ def parse_spec(data: dict[str, Any], source: str = "spec") -> TournamentSpec:
         except AgentSpecError as exc:
             raise SpecError(f"{source}: lineup.{i}.agent: {exc}") from None
         try:
-            build_player(AgentSpec(name=entry.agent, options=entry.options), spec.game, 0, 0)
+            check_agents(spec.game, opts, [AgentSpec(name=entry.agent, options=entry.options)])
         except ValueError as exc:
             raise SpecError(f"{source}: lineup.{i}: {exc}") from None
     return spec
 
 
 def load_spec(path: str | Path, games: int | None = None) -> TournamentSpec:
-    """Read and validate a TOML spec; `games` overrides the spec's count."""
+    """Read and validate a TOML spec (at most 1 MiB of UTF-8); `games` overrides the spec's count."""
     path = Path(path)
+    data = _read_toml(path)
+    if games is not None:
+        data["games"] = games
+    return parse_spec(data, source=str(path))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise SpecError(f"{path} is not a regular file")  # a FIFO or a device would block or never end
     try:
-        data = tomllib.loads(path.read_text())
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SPEC_BYTES + 1)
     except FileNotFoundError:
         raise SpecError(f"no such spec file: {path}") from None
     except IsADirectoryError:
         raise SpecError(f"{path} is a directory, not a spec file") from None
+    except OSError as exc:
+        raise SpecError(f"cannot read spec {path}: {exc.strerror}") from None
+    if len(raw) > MAX_SPEC_BYTES:
+        raise SpecError(f"{path}: a spec is at most {MAX_SPEC_BYTES // 1024} KiB; this one is larger")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML: {exc}") from None
-    if games is not None:
-        data["games"] = games
-    return parse_spec(data, source=str(path))
+        raise SpecError(f"{path}: not valid TOML: {str(exc).splitlines()[0]}") from None
+    except RecursionError:
+        raise SpecError(f"{path}: not valid TOML: nested too deeply") from None

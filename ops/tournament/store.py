@@ -4,18 +4,31 @@ Table `games`: one row per recorded game (identity: game_id), with the index int
 segments. Table `seats`: one row per (game, seat). Table `meta`: the spec the folder was made
 with, so a rerun can check it is the same tournament. Query it with SQL:
 `duckdb OUT/results.duckdb "select label, avg(rank) from seats group by label"`.
+
+Also here: the folder lock (`FolderLock`: one driver, or one `compact`, per folder at a time),
+`compact` (stale segment bytes reclaimed, the index rewritten in one transaction) and the
+disk-full fault hook (`DETENTE_FAULTS`) that tests use on the segment writer and the store.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
+import os
+import socket
 import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import duckdb
 
 STORE = "results.duckdb"
+LOCK = "driver.lock"
+LOGS = "logs"
 
 _COLUMNS = (
     "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
@@ -45,6 +58,21 @@ class StoreError(Exception):
     """The store cannot be opened or does not belong to this tournament."""
 
 
+class FolderBusy(StoreError):
+    """Another driver (or a compaction) holds the folder's lock; the message names it."""
+
+
+class StorageError(Exception):
+    """The folder cannot be written (disk full, read-only, permission): one line. What was
+    recorded before stays recorded; a rerun plays the rest."""
+
+
+def storage_error(what: str, exc: BaseException) -> StorageError:
+    """One line for an OS (or DuckDB) write failure of `what`."""
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
+    return StorageError(f"cannot write {what}: {reason}")
+
+
 class Store:
     """Open (or create) the store of an output folder.
 
@@ -52,9 +80,10 @@ class Store:
     tournament holds the store only while it records a batch (`Recorder`), and opening waits up to
     `wait` seconds for such a moment: a report or a lookup works while a run goes on."""
 
-    def __init__(self, out: str | Path, read_only: bool = False, wait: float = 10.0):
-        path = Path(out) / STORE
-        if read_only and not path.exists():
+    def __init__(self, out: str | Path, read_only: bool = False, wait: float = 10.0, budget: "ByteBudget | None" = None):
+        path = self.path = Path(out) / STORE
+        self.budget = budget
+        if read_only and not path.is_file():
             raise StoreError(f"{out}: no tournament results here ({STORE} missing)")
         deadline = time.monotonic() + wait
         while True:
@@ -62,14 +91,22 @@ class Store:
                 self.db = duckdb.connect(str(path), read_only=read_only)
                 break
             except duckdb.IOException as exc:
+                if _no_space(exc):
+                    raise storage_error(str(path), exc) from None
                 if time.monotonic() >= deadline:
                     raise StoreError(
                         f"{path}: cannot open ({str(exc).splitlines()[0]}); another process holds it"
                     ) from None
                 time.sleep(0.05)
+            except duckdb.Error as exc:  # not a DuckDB file, a damaged one
+                raise StoreError(f"{path}: cannot open ({str(exc).splitlines()[0]})") from None
         if not read_only:
-            for statement in _SCHEMA:
-                self.db.execute(statement)
+            try:
+                for statement in _SCHEMA:
+                    self.db.execute(statement)
+            except duckdb.Error as exc:
+                self.db.close()
+                raise storage_error(str(path), exc) from None
 
     def close(self) -> None:
         self.db.close()
@@ -106,7 +143,12 @@ class Store:
         marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
         before = self.count()
         columns = ", ".join(f'"{c}"' for c in _COLUMNS)
-        self.db.execute(f"insert or ignore into games ({columns}) values {', '.join([marks] * len(rows))}", params)
+        if self.budget is not None:  # the injected disk-full: nothing of this statement is written
+            self.budget.spend(sum(len(str(p)) for p in params), str(self.path))
+        try:
+            self.db.execute(f"insert or ignore into games ({columns}) values {', '.join([marks] * len(rows))}", params)
+        except duckdb.Error as exc:  # a full disk, a read-only file: the transaction is rolled back
+            raise storage_error(f"{self.path} ({len(rows)} games not recorded)", exc) from None
         return self.count() - before
 
     def locate(self, game_id: str) -> tuple[str, int] | None:
@@ -121,10 +163,11 @@ class Recorder:
     A game counts once its row is written: rows still buffered when the driver dies are played
     again by the next run."""
 
-    def __init__(self, out: str | Path, interval: float = 2.0, wait: float = 120.0):
+    def __init__(self, out: str | Path, interval: float = 2.0, wait: float = 120.0, budget: "ByteBudget | None" = None):
         self.out = out
         self.interval = interval
         self.wait = wait
+        self.budget = budget
         self.pending: list[dict[str, Any]] = []
         self.written = 0  # rows this recorder inserted (duplicates by game id not counted)
         self._last = time.monotonic()
@@ -141,7 +184,7 @@ class Recorder:
     def _write(self, wait: float) -> None:
         self._last = time.monotonic()
         try:
-            store = Store(self.out, wait=wait)
+            store = Store(self.out, wait=wait, budget=self.budget)
         except StoreError:
             if wait:
                 raise
@@ -151,3 +194,284 @@ class Recorder:
             self.pending = []
         finally:
             store.close()
+
+
+def _no_space(exc: BaseException) -> bool:
+    text = str(exc)
+    return "No space left" in text or "Disk quota exceeded" in text
+
+
+# -- the folder lock ----------------------------------------------------------------------------
+
+
+class FolderLock:
+    """One driver per folder: an exclusive `flock` on DIR/driver.lock, held while the driver runs.
+
+    The kernel drops the lock when its holder dies (SIGKILL included), so a killed driver never
+    blocks the resume; the file is never removed (removing it would let two drivers lock two
+    different files). The holder writes its pid, host, start time and command into the file, so
+    the one refused can name it. The descriptor is not inherited by child processes."""
+
+    def __init__(self, out: str | Path, command: str = "tournament run"):
+        self.out, self.command = Path(out), command
+        self.path = self.out / LOCK
+        self.fd: int | None = None
+
+    def __enter__(self) -> "FolderLock":
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise storage_error(str(self.path), exc) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _holder(fd) if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN) else None
+            os.close(fd)
+            if holder is None:
+                raise StoreError(f"{self.path}: cannot lock the folder ({exc.strerror}); see README on network storage") from None
+            raise FolderBusy(
+                f"{self.out} is in use: {holder} holds {self.path}; wait for it to end or stop it"
+            ) from None
+        self.fd = fd
+        info = {"pid": os.getpid(), "host": socket.gethostname(), "command": self.command,
+                "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
+        except OSError as exc:
+            self.__exit__()
+            raise storage_error(str(self.path), exc) from None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.fd is not None:
+            try:
+                os.ftruncate(self.fd, 0)  # not running any more (a killed holder leaves its line)
+            except OSError:
+                pass
+            os.close(self.fd)  # closing drops the lock
+            self.fd = None
+
+
+def _holder(fd: int) -> str:
+    """Who holds the lock, from what it wrote (it may be writing it right now: a short wait)."""
+    deadline = time.monotonic() + 1.0
+    while True:
+        text = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip()
+        try:
+            info = json.loads(text)
+            return (f"pid {info['pid']} on host {info['host']} ({info.get('command', 'a driver')}, "
+                    f"started {info['started']})")
+        except (ValueError, KeyError, TypeError):
+            if time.monotonic() >= deadline:
+                return "another process (it wrote no pid)"
+            time.sleep(0.05)
+
+
+# -- disk-full fault injection (tests) ----------------------------------------------------------
+
+FAULTS_ENV = "DETENTE_FAULTS"  # e.g. "segment=200000,store=5000,log=1000": ENOSPC at that byte
+FAULT_TARGETS = ("segment", "store", "log")
+
+
+def injected_faults(text: str | None = None) -> dict[str, int]:
+    """The faults `DETENTE_FAULTS` asks for: target -> the byte at which writes fail with ENOSPC.
+    Testing only: the segment writer counts the bytes a runner writes into its segments, the
+    store the bytes of the rows it records, `log` the bytes the CLI writes into an output file."""
+    text = os.environ.get(FAULTS_ENV, "") if text is None else text
+    faults: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = part.partition("=")
+        if key not in FAULT_TARGETS or not value.isdigit():
+            raise StoreError(f"{FAULTS_ENV}: bad entry {part!r} (expected {'|'.join(FAULT_TARGETS)}=BYTES)")
+        faults[key] = int(value)
+    return faults
+
+
+class ByteBudget:
+    """A disk with `limit` bytes free: `spend` past it raises ENOSPC, as a full disk would."""
+
+    def __init__(self, limit: int):
+        self.left = limit
+
+    def spend(self, n: int, name: str) -> None:
+        if n > self.left:
+            self.left = 0
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), name)
+        self.left -= n
+
+    def fits(self, n: int) -> int:
+        return min(n, self.left)
+
+
+class FaultyFile:
+    """A binary file whose writes stop at the budget's end: the bytes that fit are written (a
+    short write, as on a real full disk), then OSError(ENOSPC)."""
+
+    def __init__(self, file: BinaryIO, budget: ByteBudget):
+        self._file, self._budget = file, budget
+
+    def write(self, data: bytes) -> int:
+        fits = self._budget.fits(len(data))
+        if fits < len(data):
+            self._file.write(data[:fits])
+            self._file.flush()
+        self._budget.spend(len(data), getattr(self._file, "name", "?"))
+        return self._file.write(data)
+
+    def __getattr__(self, name: str) -> Any:  # tell, flush, fileno, close, name
+        return getattr(self._file, name)
+
+
+# -- compaction ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Compaction:
+    """What `compact` did."""
+
+    games: int  # recorded games (all still indexed)
+    moved: int  # games copied into new segments
+    rewritten: int  # segments with stale bytes, their live games moved out
+    removed: int  # segments that held no recorded game
+    new_segments: int
+    bytes_before: int
+    bytes_after: int
+
+
+def compact(out: str | Path, segment_mib: int | None = None) -> Compaction:
+    """Reclaim the segment bytes no index entry points at (games of killed runners played again
+    elsewhere, torn tails), under the folder lock.
+
+    Crash-safe in this order: the live games of every segment with stale bytes are copied
+    verbatim (byte for byte, so every log stays the same) into new segments, which are fsynced
+    and read back; then one transaction points the index at the copies; only then are the old
+    segments removed. A crash before the commit leaves the old index and new unreferenced
+    segments; after it, old unreferenced segments: either way every index entry points at an
+    intact copy, and the next `compact` removes what is left over."""
+    out = Path(out)
+    logs = out / LOGS
+    if not (out / STORE).is_file():
+        raise StoreError(f"{out}: no tournament results here ({STORE} missing)")
+    with FolderLock(out, "tournament compact"):
+        store = Store(out)
+        try:
+            rows = store.db.execute('select game_id, segment, "offset", nbytes from games order by game_id').fetchall()
+            spec = json.loads(store.get_meta("spec") or "{}")
+            files = {p.name: p.stat().st_size for p in logs.glob("*.dlog")} if logs.is_dir() else {}
+            stale, dead = _plan(rows, files)
+            limit = (segment_mib or spec.get("segment_mib") or 64) * 1024 * 1024
+            moved = [r for r in rows if r[1] in stale]
+            try:
+                where, made = _copy_games(logs, moved, limit)
+            except OSError as exc:  # a full disk while copying: the index was not touched
+                raise storage_error(f"{logs} (compaction stopped; the index is unchanged)", exc) from None
+            _repoint(store, where)
+        finally:
+            store.close()
+        if logs.is_dir():
+            for name in sorted(stale | dead):
+                (logs / name).unlink()
+            for leftover in logs.glob("*.dlog.tmp"):  # a compaction that stopped while writing
+                leftover.unlink()
+            _fsync_dir(logs)
+    after = sum(p.stat().st_size for p in logs.glob("*.dlog")) if logs.is_dir() else 0
+    return Compaction(len(rows), len(moved), len(stale), len(dead), made, sum(files.values()), after)
+
+
+def _plan(rows: list[tuple], files: dict[str, int]) -> tuple[set[str], set[str]]:
+    """(segments with stale bytes, segments with no recorded game); raises StoreError if the
+    index points outside the segments (nothing is changed then)."""
+    from bus.log import MAGIC
+
+    live: dict[str, list[tuple[int, int]]] = {}
+    for gid, segment, offset, nbytes in rows:
+        if segment not in files:
+            raise StoreError(f"game {gid} is indexed in segment {segment}, which is missing; nothing changed")
+        if offset < len(MAGIC) or nbytes <= 0 or offset + nbytes > files[segment]:
+            raise StoreError(f"game {gid}: index entry ({segment}, {offset}, {nbytes} bytes) lies outside its segment; nothing changed")
+        live.setdefault(segment, []).append((offset, nbytes))
+    stale = set()
+    for segment, spans in live.items():
+        spans.sort()
+        pos = len(MAGIC)
+        for offset, nbytes in spans:
+            if offset < pos:
+                raise StoreError(f"{segment}: two indexed games overlap at byte {offset}; nothing changed")
+            pos = offset + nbytes
+        if sum(n for _, n in spans) + len(MAGIC) != files[segment]:
+            stale.add(segment)
+    return stale, set(files) - set(live)
+
+
+def _copy_games(logs: Path, moved: list[tuple], limit: int) -> tuple[dict[str, tuple[str, int]], int]:
+    """Copy each moved game's bytes into new rolling segments; game id -> (segment, offset)."""
+    from bus.log import MAGIC
+
+    tag, where, made = uuid.uuid4().hex[:8], {}, 0
+    target = None
+    for gid, segment, offset, nbytes in moved:
+        with open(logs / segment, "rb") as f:
+            f.seek(offset)
+            data = f.read(nbytes)
+        if target is None or (target.tell() + len(data) > limit and target.tell() > len(MAGIC)):
+            if target is not None:
+                _seal(target, logs)
+            name = f"compact-{tag}-{made:04d}.dlog"
+            made += 1
+            target = open(logs / (name + ".tmp"), "wb")
+            target.write(MAGIC)
+        where[gid] = (Path(target.name).name[: -len(".tmp")], target.tell())
+        target.write(data)
+    if target is not None:
+        _seal(target, logs)
+    for gid, (segment, offset) in where.items():
+        _check_copy(logs / segment, offset, gid)
+    return where, made
+
+
+def _seal(target: BinaryIO, logs: Path) -> None:
+    """Flush and fsync a new segment, then give it its real name."""
+    target.flush()
+    os.fsync(target.fileno())
+    target.close()
+    tmp = Path(target.name)
+    tmp.rename(tmp.with_suffix(""))
+    _fsync_dir(logs)
+
+
+def _check_copy(path: Path, offset: int, gid: str) -> None:
+    from bus.log import LogError, read_game_at
+
+    try:
+        game, bad = read_game_at(path, offset)
+    except LogError as exc:
+        raise StoreError(f"game {gid}: its copy does not read back ({exc}); the index is unchanged") from None
+    if bad is not None or not game.complete or game.header.get("game_id") != gid:
+        raise StoreError(f"game {gid}: its copy in {path.name} at {offset} does not read back whole ({bad}); the index is unchanged")
+
+
+def _repoint(store: Store, where: dict[str, tuple[str, int]]) -> None:
+    """Point the index at the copies: one transaction, all or nothing."""
+    if not where:
+        return
+    db = store.db
+    db.execute("begin transaction")
+    try:
+        db.execute('create temp table moved (game_id varchar primary key, segment varchar, "offset" bigint)')
+        db.executemany("insert into moved values (?, ?, ?)", [(g, s, o) for g, (s, o) in sorted(where.items())])
+        db.execute('update games set segment = moved.segment, "offset" = moved."offset" from moved where games.game_id = moved.game_id')
+        db.execute("drop table moved")
+        db.execute("commit")
+    except BaseException:
+        db.execute("rollback")
+        raise
+    db.execute("checkpoint")
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
