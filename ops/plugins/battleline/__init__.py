@@ -1,10 +1,18 @@
-"""Battle Line (all ten tactics cards; the no-tactics variant as an option) as a detente plugin.
+"""Battle Line (all ten tactics cards; the no-tactics variant as an option) as a detente plugin:
+rules, the naive and Deep Barca agents, a turn-by-turn transcript with the Strategy Office's
+numbers, the board, the course of a game and the Intelligence Office's reading of the other hand.
 Battle Line is a trademark of its publisher; detente implements the mechanics only."""
 
-from games.plugin import GamePlugin
+from games.plugin import Chart, GamePlugin
 
 PLUGIN = GamePlugin(
     name="battleline",
     rules="games.battleline.rules:BattleLine",
     doc="Battle Line with all ten tactics cards (tactics=false: the no-tactics variant); the mechanics only.",
+    agents=("actors.battleline.agents",),
+    transcript="ops.plugins.battleline.transcript:transcript",
+    beliefs="ops.plugins.battleline.views:beliefs",
+    quantities={"hand information": (0.0, 1.0, "more known of the opponent's hand")},
+    charts=(Chart("flags claimed and cards left", "ops.plugins.battleline.views:course"),),
+    board="ops.plugins.battleline.board:board",
 )

@@ -1,0 +1,86 @@
+"""Deep Barca's named constants (McCulloch et al., MAICS 2017, section 3), each an agent option.
+
+The paper gives the model (3.2-3.6) and few numbers: the top four formations per side (3.2), an
+empty flag at 50% (3.2a), the troop deck split evenly between the players (3.4), a tactic played to
+save a flag when it lifts the flag above 50% (3.6), at most a second tactic drawn (3.6). Every other
+number is ours; the comment on each says why.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.battleline.cards import CAVALRY, REDEPLOY, SCOUT, SHIELD, TACTIC_NAMES
+
+INITIAL_TROOP_DECK = 60 - 2 * 7  # 1.1 "Set-up": 60 troops, seven dealt to each player
+
+
+class DeepBarcaParams(BaseModel):
+    """Constants of Deep Barca's Strategy Office and (ours) Intelligence Office."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # -- 3.2 the probabilistic model ----------------------------------------------------------
+    top_formations: int = Field(4, ge=1)  # 3.2: "the top four formations"; 5: "for efficiency"
+    empty_flag: float = Field(0.5, ge=0.0, le=1.0)  # 3.2a: "we simply say ... 50%"
+    # 3.2c: "a mix of the MFA ... and the BSFA" on a flag where one side has played; the weight
+    # is not given. Ours: an even mix, as the paper blames the two for opposite biases (3.3).
+    mfa_weight: float = Field(0.5, ge=0.0, le=1.0)
+    # 3.2: the game-win probability is "the weighted average of the probabilities of winning via
+    # each of these two conditions as a function of the number of cards left in the Troop Deck",
+    # five flags early, three adjacent late. Ours: the weight of "any five" is the share of the
+    # troop deck left, (troops in deck) / 46, so it falls linearly from 1 at the deal to 0.
+    five_weight_floor: float = Field(0.0, ge=0.0, le=1.0)  # ours: no floor
+    # Ours, "symmetric": the three-adjacent term becomes (1 + ours - theirs) / 2, so a move that
+    # stops the opponent's breakthrough counts as much as one that makes ours (the paper weighs
+    # only its own two conditions: "average").
+    game: Literal["average", "symmetric"] = "average"
+
+    # -- 3.3 MFA and BSFA -------------------------------------------------------------------
+    # 3.3: a flag's chance is "the union of the probabilities of winning via each of its top
+    # formations" (independent events). Ours, "best": a side keeps only the best formation it
+    # makes, so a formation counts only when none above it is made (exclusive events).
+    combine: Literal["union", "best"] = "union"
+    # Ours: a tie of two incomplete formations goes to whoever completes first, unknown ahead;
+    # an equal opponent formation counts as beating ours half the time.
+    tie_share: float = Field(0.5, ge=0.0, le=1.0)
+    # Ours, for speed: the opponent's formations above one of ours are enumerated best first and
+    # combined as a union (1 - prod(1 - p)); the enumeration stops once the chance that none
+    # beats ours falls below this (it would change the flag by less).
+    beaten_cutoff: float = Field(1e-4, gt=0.0, lt=1.0)
+
+    # -- 3.4 card probabilities ---------------------------------------------------------------
+    # 3.4: "The cards in the Troop deck are assumed to be split evenly among both players": the
+    # agent's share of the deck is deck_share; a card it has not seen is its own with probability
+    # deck_share * deck / (deck + troops in the opponent's hand), the opponent's otherwise.
+    deck_share: float = Field(0.5, ge=0.0, le=1.0)
+
+    # -- 3.5 wishlists -------------------------------------------------------------------------
+    # 3.5: a card wanted by the top formations of several flags is less likely to be available
+    # on each. Ours: a hand card in the top formations of n flags counts 1/n on each of them.
+    split_conflicts: bool = True
+    conflict_power: float = Field(1.0, ge=0.0)  # ours: the split is 1 / n ** conflict_power
+    # Ours: the same split for every troop either side hopes for on several of its flags, unseen
+    # ones too (the paper splits nothing but the agent's own cards).
+    split_unseen: bool = False
+
+    # -- 3.6 tactics ---------------------------------------------------------------------------
+    save_threshold: float = Field(0.5, ge=0.0, le=1.0)  # 3.6: "raises ... to over 50%"
+    max_tactics_held: int = Field(2, ge=0, le=7)  # 3.6: draws one, then "a second" at most
+    # 3.6: a second tactic is drawn "if the one tactic card the agent possesses is one of the
+    # 'less useful' ones"; the paper names none. Ours: the cards that cannot break a formation
+    # the opponent completed on its own side (Scout, Redeploy) and the weak wilds (Shield
+    # Bearers, Cavalry), and a Leader once the agent has played one (it is dead in hand).
+    less_useful: tuple[str, ...] = tuple(TACTIC_NAMES[c - 60] for c in (CAVALRY, SHIELD, SCOUT, REDEPLOY))
+    # 3.6 "except for very specific situations relating to specific cards": ours, one situation:
+    # a morale card (Leader, Cavalry, Shield Bearers) that completes a formation proved at once.
+    morale_proves: bool = True
+
+    # -- ours: the President's choice and the Intelligence Office ---------------------------------
+    suggestions: int = Field(5, ge=1)  # moves handed to the President, best first
+    # Intelligence Office (ours, off by default): each time the opponent left a flag one card
+    # short of its best formation and played elsewhere, the odds that it holds a card completing
+    # that formation are multiplied by this (a rational player completes strong formations).
+    miss_factor: float = Field(0.6, gt=0.0, le=1.0)
