@@ -48,6 +48,10 @@ class GamePlugin:
     - exporters: format name -> function (log) -> str (e.g. a saved-game JSON)
     - short_options: game options for a short game (conformance checks of agents without a
       budget of their own for this game, quick demos)
+    - report: a function (games: list of recorded game rows, each with its `extra`) -> a list of
+      report sections `{"title", "rows": [{"label", "value", "ci": [lo, hi] or None, "n"}],
+      "histogram": {value: count} or None}` (Diplomacy's centres and solo rates, Hanabi's perfect
+      games); tournament reports print them in text, JSON and HTML
     """
 
     name: str
@@ -62,6 +66,7 @@ class GamePlugin:
     commands: str | None = None
     exporters: Mapping[str, str] = field(default_factory=dict)
     short_options: Mapping[str, Any] = field(default_factory=dict)  # a short game, for checks and demos
+    report: str | None = None
 
 
 def resolve(reference: str) -> Any:

@@ -1,4 +1,6 @@
-"""A self-contained HTML report: tables plus inline SVG plots (no scripts, no external files)."""
+"""A self-contained HTML report: every number of the text report in tables, distributions as bar
+charts on one shared axis with their counts, ratings over games, and links to the listed games'
+pages (no scripts, no external files). Rendered with the one page renderer (ops/page.py)."""
 
 from __future__ import annotations
 
@@ -6,24 +8,109 @@ import html
 import math
 from typing import Any
 
+from ops.page import page
 from ops.svg import COLOURS, line_chart
 
 
+def format_html(report: dict[str, Any], title: str = "detente tournament", pages: str | None = "pages") -> str:
+    """The report page; `pages` is the folder (relative to the page) holding each listed game's page."""
+    intro = (f"{report['games']:,} games recorded; {report['games_with_agent_errors']} with agent errors; "
+             f"mean {_fmt(report['mean_steps'] or 0, 1)} steps and {_fmt(report['mean_log_bytes'] or 0, 0)} log bytes "
+             f"per game. Intervals are 95% (means: normal approximation; rates: Wilson).")
+    cooperative = report.get("cooperative", False)
+    sections = [("Agents", _agents(report["agents"], cooperative))]
+    if cooperative:
+        sections.append(("Score per game", _scores(report["scores"])))
+    else:
+        sections.append(("Rank distribution", _distributions([(a["agent"], a["rank_histogram"]) for a in report["agents"]],
+                                                              "rank", "seats")))
+    sections.append(("Per seat", _breakdown(report["agents"], "by_seat", "seat", cooperative)))
+    if any(a["by_role"] for a in report["agents"]):
+        sections.append(("Per role or power", _breakdown(report["agents"], "by_role", "role", cooperative)))
+    if report.get("teams"):
+        sections.append(("Teams", _teams(report["teams"])))
+    for section in report.get("sections", []):
+        sections.append((section["title"], _section(section)))
+    if not cooperative:
+        labels = [a["agent"] for a in report["agents"]]
+        sections.append(("Rating over games", _rating_lines(report["rating_history"], labels) or "<p>(one game)</p>"))
+        sections.append(("Head to head", _head_to_head(report["head_to_head"], labels)))
+    if report.get("games_listed"):
+        sections.append(("Games", _games(report["games_listed"], pages)))
+    return page(title, sections, intro=html.escape(intro))
 
-def _rank_bars(agent: dict[str, Any], colour: str, width: int = 320, height: int = 140) -> str:
-    hist = agent["rank_histogram"]
-    if not hist:
-        return ""
-    peak = max(hist.values())
-    bar_w = (width - 40) / len(hist)
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="rank distribution of {html.escape(agent["agent"])}">']
-    for i, (rank, count) in enumerate(hist.items()):
-        h = (height - 40) * count / peak
-        x = 30 + i * bar_w
-        parts.append(f'<rect x="{x:.1f}" y="{height - 20 - h:.1f}" width="{bar_w * 0.8:.1f}" height="{h:.1f}" fill="{colour}"><title>rank {rank}: {count}</title></rect>')
-        parts.append(f'<text x="{x + bar_w * 0.4:.1f}" y="{height - 5}" font-size="10" text-anchor="middle">{rank}</text>')
-    parts.append(f'<text x="5" y="12" font-size="11">{html.escape(agent["agent"])}: games per rank</text></svg>')
-    return "".join(parts)
+
+def _agents(agents: list[dict[str, Any]], cooperative: bool) -> str:
+    cols = ["agent", "games", "seats", "mean score", "win rate"] + ([] if cooperative else ["mean rank", "rating mu", "rating sigma"])
+    rows = []
+    for a in agents:
+        cells = [html.escape(a["agent"]), str(a["games"]), str(a["seats"]), _ci(a, "mean_score"), _ci(a, "win_rate")]
+        if not cooperative:
+            r = a.get("rating") or {}
+            cells += [_ci(a, "mean_rank"), _fmt(r.get("mu"), 2), _fmt(r.get("sigma"), 2)]
+        rows.append(cells)
+    return _table(cols, rows)
+
+
+def _breakdown(agents: list[dict[str, Any]], key: str, name: str, cooperative: bool) -> str:
+    cols = ["agent", name, "games", "mean score", "win rate"] + ([] if cooperative else ["mean rank"])
+    rows = []
+    for a in agents:
+        for k, b in a[key].items():
+            cells = [html.escape(a["agent"]), html.escape(k), str(b["games"]), _ci(b, "mean_score"), _ci(b, "win_rate")]
+            rows.append(cells + ([] if cooperative else [_ci(b, "mean_rank")]))
+    return _table(cols, rows)
+
+
+def _teams(teams: list[dict[str, Any]]) -> str:
+    """Partnerships and sides: win rate with its Wilson interval, per team position."""
+    positions = sorted({pos for t in teams for pos in t["by_position"]}, key=int)
+    cols = ["team (its seats' labels)", "games", "wins", "win rate", "mean rank"] + [f"as team {p}" for p in positions]
+    rows = [[html.escape(t["team"]), str(t["games"]), str(t["wins"]), _ci(t, "win_rate"), _fmt(t["mean_rank"])]
+            + [f"{_fmt(t['by_position'][p]['win_rate'])} ({t['by_position'][p]['games']})" if p in t["by_position"] else "-"
+               for p in positions]
+            for t in teams]
+    return _table(cols, rows)
+
+
+def _scores(scores: dict[str, Any]) -> str:
+    head = f"<p>Mean score per game {_ci(scores, 'mean')}.</p>"
+    return head + _distributions([("all games", scores["histogram"])], "score", "games")
+
+
+def _section(section: dict[str, Any]) -> str:
+    rows = [[html.escape(r["label"]), _value(r), "-" if r.get("n") is None else str(r["n"])] for r in section.get("rows", [])]
+    out = _table(["", "value [95% CI]", "n"], rows) if rows else ""
+    if section.get("histogram"):
+        out += _distributions([(section["title"], section["histogram"])], "value", "games")
+    return out
+
+
+def _distributions(hists: list[tuple[str, dict[str, int]]], x: str, what: str, width: int = 300, height: int = 150) -> str:
+    """One bar chart per histogram, all on the same x categories and y scale, each bar labelled with its count."""
+    keys = sorted({k for _, h in hists for k in h}, key=float)
+    if not keys:
+        return "<p>(none)</p>"
+    peak = max(max(h.values(), default=1) for _, h in hists) or 1
+    bar_w = (width - 40) / len(keys)
+    charts = []
+    for i, (name, hist) in enumerate(hists):
+        colour = COLOURS[i % len(COLOURS)]
+        parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{html.escape(name)}: {what} per {x}">',
+                 f'<text x="5" y="12" font-size="11">{html.escape(name)}: {what} per {x}</text>']
+        for j, k in enumerate(keys):
+            count = hist.get(k, 0)
+            h = (height - 50) * count / peak
+            bx = 30 + j * bar_w
+            parts.append(f'<rect x="{bx:.1f}" y="{height - 20 - h:.1f}" width="{bar_w * 0.8:.1f}" height="{h:.1f}" '
+                         f'fill="{colour}"><title>{x} {html.escape(k)}: {count}</title></rect>')
+            parts.append(f'<text x="{bx + bar_w * 0.4:.1f}" y="{height - 24 - h:.1f}" font-size="9" '
+                         f'text-anchor="middle">{count}</text>')
+            parts.append(f'<text x="{bx + bar_w * 0.4:.1f}" y="{height - 6}" font-size="9" '
+                         f'text-anchor="middle">{html.escape(k)}</text>')
+        parts.append("</svg>")
+        charts.append("".join(parts))
+    return "<div>" + "".join(charts) + "</div>"
 
 
 def _rating_lines(history: list[dict[str, Any]], labels: list[str]) -> str:
@@ -33,54 +120,64 @@ def _rating_lines(history: list[dict[str, Any]], labels: list[str]) -> str:
     return line_chart(series, f"openskill mu over games (1..{history[-1]['game']})", "game")
 
 
-def _fmt(value: float) -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+def _head_to_head(h2h: dict[str, dict[str, dict[str, Any]]], labels: list[str]) -> str:
+    note = "<p>Share of meetings in which the row agent ranked ahead of the column agent (ties count half).</p>"
+    rows = [[html.escape(a)] + [_fmt(h2h.get(a, {}).get(b, {}).get("score")) for b in labels] for a in labels]
+    return note + _table([""] + [html.escape(b) for b in labels], rows)
 
 
-def format_html(report: dict[str, Any], title: str = "detente tournament") -> str:
-    labels = [a["agent"] for a in report["agents"]]
-    rows = "".join(
-        f"<tr><td>{html.escape(a['agent'])}</td><td>{a['games']}</td>"
-        f"<td>{_fmt(a['mean_score'])} [{_fmt(a['mean_score_ci'][0])}, {_fmt(a['mean_score_ci'][1])}]</td>"
-        f"<td>{_fmt(a['mean_rank'])} [{_fmt(a['mean_rank_ci'][0])}, {_fmt(a['mean_rank_ci'][1])}]</td>"
-        f"<td>{_fmt(a['win_rate'])} [{_fmt(a['win_rate_ci'][0])}, {_fmt(a['win_rate_ci'][1])}]</td>"
-        f"<td>{_fmt((a['rating'] or {}).get('mu'))} / {_fmt((a['rating'] or {}).get('sigma'))}</td></tr>"
-        for a in report["agents"]
-    )
-    h2h = report["head_to_head"]
-    h2h_rows = "".join(
-        f"<tr><th>{html.escape(a)}</th>" + "".join(f"<td>{_fmt(h2h.get(a, {}).get(b, {}).get('score'))}</td>" for b in labels) + "</tr>"
-        for a in labels
-    )
-    bars = "".join(_rank_bars(a, COLOURS[i % len(COLOURS)]) for i, a in enumerate(report["agents"]))
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}</style>
-</head><body>
-<h1>{html.escape(title)}</h1>
-<p>{report['games']:,} games recorded; {report['games_with_agent_errors']} with agent errors. Intervals are 95%.</p>
-<table><tr><th>agent</th><th>games</th><th>mean score</th><th>mean rank</th><th>win rate</th><th>rating mu / sigma</th></tr>{rows}</table>
-{_teams(report.get("teams") or [])}
-<h2>Rank distribution</h2><div>{bars}</div>
-<h2>Rating over games</h2>{_rating_lines(report['rating_history'], labels)}
-<h2>Head to head</h2><p>Share of meetings in which the row agent ranked ahead of the column agent (ties count half).</p>
-<table><tr><th></th>{''.join(f'<th>{html.escape(l)}</th>' for l in labels)}</tr>{h2h_rows}</table>
-</body></html>
-"""
+def _games(games: list[dict[str, Any]], pages: str | None) -> str:
+    rows = []
+    for g in games:
+        gid = html.escape(g["game_id"])
+        link = f'<a href="{pages}/{gid}.html">{gid}</a>' if pages else gid
+        rows.append([link, html.escape(g["summary"] or ""), str(g["steps"]), str(g["errors"])])
+    return "<p>The first games, then any with agent errors; each links to its page.</p>" + _table(
+        ["game", "result", "steps", "agent errors"], rows)
 
 
-def _teams(teams: list[dict[str, Any]]) -> str:
-    """The team table (partnerships, sides): win rate with its Wilson interval, per team position."""
-    if not teams:
-        return ""
-    positions = sorted({pos for t in teams for pos in t["by_position"]}, key=int)
-    head = "".join(f"<th>as team {html.escape(p)}</th>" for p in positions)
-    rows = "".join(
-        f"<tr><td>{html.escape(t['team'])}</td><td>{t['games']}</td>"
-        f"<td>{_fmt(t['win_rate'])} [{_fmt(t['win_rate_ci'][0])}, {_fmt(t['win_rate_ci'][1])}]</td>"
-        + "".join(f"<td>{_fmt(t['by_position'][p]['win_rate'])} ({t['by_position'][p]['games']})</td>"
-                  if p in t["by_position"] else "<td>-</td>" for p in positions) + "</tr>"
-        for t in teams)
-    return (f"<h2>Teams</h2><p>A team is named by its seats' labels. Win rate with its 95% Wilson interval.</p>"
-            f"<table><tr><th>team</th><th>games</th><th>win rate</th>{head}</tr>{rows}</table>")
+def _table(cols: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{c}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
 
+
+def _ci(block: dict[str, Any], key: str) -> str:
+    lo, hi = block.get(f"{key}_ci") or (None, None)
+    return f"{_fmt(block.get(key))} [{_fmt(lo)}, {_fmt(hi)}]"
+
+
+def _value(row: dict[str, Any]) -> str:
+    value = _fmt(row["value"]) if isinstance(row["value"], float) else html.escape(str(row["value"]))
+    return value + (f" [{_fmt(row['ci'][0])}, {_fmt(row['ci'][1])}]" if row.get("ci") else "")
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def write_game_pages(folder: str, report: dict[str, Any], out: str, pages: str = "pages") -> int:
+    """Write the page of every game the report lists under `out`/`pages`/ (read through the
+    folder's index), so each of the report's game links resolves; returns how many were written."""
+    import os
+    from pathlib import Path
+
+    from bus.log import read_game_at
+    from ops.transcript_html import transcript_html
+    from ops.tournament.store import Store
+
+    target = Path(out) / pages
+    target.mkdir(parents=True, exist_ok=True)
+    store = Store(folder, read_only=True)
+    try:
+        where = {g["game_id"]: store.locate(g["game_id"]) for g in report.get("games_listed", [])}
+    finally:
+        store.close()
+    for game_id, (segment, offset) in sorted((k, v) for k, v in where.items() if v is not None):
+        game, _ = read_game_at(Path(folder) / "logs" / segment, offset)
+        tmp = target / f".{game_id}.html.tmp"
+        tmp.write_text(transcript_html(game))
+        os.replace(tmp, target / f"{game_id}.html")
+    return len(where)

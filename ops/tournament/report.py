@@ -8,6 +8,7 @@ Wilson score interval.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from typing import Any
@@ -94,8 +95,66 @@ def ratings(games: list[tuple[str, list[list[str]], list[float]]]) -> tuple[dict
     return table, history
 
 
+REPORT_FORMAT = 2  # 2: game, cooperative, scores, sections, games_listed (1: before teams and plugins' sections)
+
+
 def build_report(store: Store) -> dict[str, Any]:
-    """Every number of the report, JSON-ready."""
+    """Every number of the report, JSON-ready. A cooperative game (every game one team) gets the
+    score distribution instead of ranks, ratings and head-to-head."""
+    report = _ranked_report(store)
+    rows = _game_rows(store.db)
+    game = json.loads(store.get_meta("spec") or "{}").get("game")
+    cooperative = bool(rows) and all(len(r["teams"]) == 1 for r in rows)
+    report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, rows),
+                  games_listed=_listed(rows))
+    if cooperative:
+        scores = [r["scores"][0] for r in rows]
+        mean, lo, hi = mean_ci(scores)
+        report["scores"] = {"mean": mean, "mean_ci": [lo, hi], "histogram": _histogram(scores)}
+        report["head_to_head"], report["rating_history"], report["teams"] = {}, [], []  # one team: its score says it all
+        for entry in report["agents"]:
+            for key in ("mean_rank", "mean_rank_ci", "rating", "rank_histogram"):
+                entry.pop(key, None)
+            for block in [*entry["by_seat"].values(), *entry["by_role"].values()]:
+                block.pop("mean_rank", None)
+                block.pop("mean_rank_ci", None)
+    return report
+
+
+def _game_rows(db: Any) -> list[dict[str, Any]]:
+    cols = ("game_id", "seats", "scores", "ranks", "winners", "roles", "teams", "extra", "summary", "errors", "steps")
+    rows = db.execute(f"select {', '.join(cols)} from games order by game_id").fetchall()
+    out = []
+    for row in rows:
+        r = dict(zip(cols, row))
+        r["teams"] = r["teams"] or [[s] for s in range(len(r["seats"]))]
+        r["extra"] = json.loads(r["extra"]) if isinstance(r["extra"], str) else (r["extra"] or {})
+        out.append(r)
+    return out
+
+
+def _sections(game: str | None, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game's own report sections, as its plugin declares them (none when it declares none)."""
+    from games.plugin import resolve
+    from games.registry import UnknownGame, get_plugin
+
+    try:
+        plugin = get_plugin(game) if game else None
+    except UnknownGame:
+        return []
+    return resolve(plugin.report)(rows) if plugin is not None and plugin.report else []
+
+
+LISTED = 20  # games linked from a report: the first ones, then any with agent errors
+
+
+def _listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    picked = rows[:LISTED] + [r for r in rows[LISTED:] if r["errors"]][:LISTED]
+    return [{"game_id": r["game_id"], "summary": r["summary"], "steps": r["steps"], "errors": r["errors"]}
+            for r in picked]
+
+
+def _ranked_report(store: Store) -> dict[str, Any]:
     db = store.db
     total = store.count()
     seat_rows = db.execute(
@@ -197,6 +256,14 @@ def _histogram(ranks: list[float]) -> dict[str, int]:
     return dict(sorted(out.items(), key=lambda kv: float(kv[0])))
 
 
+def _value(row: dict[str, Any]) -> str:
+    """A section row's value, with its interval and count where it has them."""
+    text = f"{row['value']:.3f}" if isinstance(row["value"], float) else str(row["value"])
+    if row.get("ci"):
+        text += f" [{row['ci'][0]:.3f}, {row['ci'][1]:.3f}]"
+    return text + (f" ({row['n']})" if row.get("n") is not None else "")
+
+
 def _ci(block: dict[str, Any], key: str, fmt: str = "{:.3f}") -> str:
     lo, hi = block[f"{key}_ci"]
     return f"{fmt.format(block[key])} [{fmt.format(lo)}, {fmt.format(hi)}]"
@@ -205,14 +272,32 @@ def _ci(block: dict[str, Any], key: str, fmt: str = "{:.3f}") -> str:
 def format_text(report: dict[str, Any]) -> str:
     lines = [f"{report['games']:,} games recorded ({report['games_with_agent_errors']} with agent errors); "
              f"mean {report['mean_steps'] or 0:.1f} steps, {report['mean_log_bytes'] or 0:,.0f} log bytes per game", ""]
-    head = f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'mean rank [95% CI]':<26}{'win rate [95% CI]':<26}{'rating mu/sigma':>16}"
-    lines += [head, "-" * len(head)]
-    for a in report["agents"]:
-        r = a["rating"] or {"mu": math.nan, "sigma": math.nan}
-        lines.append(
-            f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'mean_rank'):<26}{_ci(a, 'win_rate'):<26}"
-            f"{r['mu']:>9.2f}/{r['sigma']:<6.2f}"
-        )
+    if report.get("cooperative"):
+        head = f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'win rate [95% CI]':<26}"
+        lines += [head, "-" * len(head)]
+        lines += [f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'win_rate'):<26}"
+                  for a in report["agents"]]
+        s = report["scores"]
+        lines += ["", f"score per game (one team): mean {_ci(s, 'mean')}; distribution (score: games): "
+                  + ", ".join(f"{k}: {v}" for k, v in s["histogram"].items())]
+    else:
+        head = (f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'mean rank [95% CI]':<26}"
+                f"{'win rate [95% CI]':<26}{'rating mu/sigma':>16}")
+        lines += [head, "-" * len(head)]
+        for a in report["agents"]:
+            r = a["rating"] or {"mu": math.nan, "sigma": math.nan}
+            lines.append(
+                f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'mean_rank'):<26}{_ci(a, 'win_rate'):<26}"
+                f"{r['mu']:>9.2f}/{r['sigma']:<6.2f}"
+            )
+        lines += ["", "rank distribution (rank: seats)"]
+        lines += [f"  {a['agent']:<16} " + ", ".join(f"{k}: {v}" for k, v in a["rank_histogram"].items())
+                  for a in report["agents"]]
+    for section in report.get("sections", []):
+        lines += ["", section["title"]]
+        lines += [f"  {row['label']:<24} {_value(row)}" for row in section.get("rows", [])]
+        if section.get("histogram"):
+            lines.append("  distribution: " + ", ".join(f"{k}: {v}" for k, v in section["histogram"].items()))
     for title, key in (("per seat", "by_seat"), ("per role / power", "by_role")):
         if any(a[key] for a in report["agents"]):
             lines += ["", f"{title}: win rate (games)"]

@@ -110,6 +110,7 @@ class BatchPlayer:
                     "winners": list(end.winners),
                     "roles": [str(r) for r in end.roles or ()],
                     "teams": [list(t) for t in end.teams or [[s] for s in range(len(scores))]],
+                    "extra": end.extra,  # the game's own facts (centres, fireworks...) for its report
                     "steps": end.steps,
                     "records": result.records,
                     "summary": end.summary,

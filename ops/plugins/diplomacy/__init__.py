@@ -13,6 +13,7 @@ PLUGIN = GamePlugin(
     quantities={"trust ratio": (0.0, None, "less trust (1 neutral)")},
     charts=(Chart("supply centres", "ops.plugins.diplomacy.views:centres"),),
     board="ops.plugins.diplomacy.board:board",
+    report="ops.plugins.diplomacy.report:report",
     exporters={"diplomacy-json": "ops.plugins.diplomacy.export:export_json"},
     short_options={"max_year": 1902},
 )

@@ -10,4 +10,5 @@ PLUGIN = GamePlugin(
     transcript="ops.plugins.hanabi.transcript:transcript",
     charts=(Chart("score, hint tokens and lives", "ops.plugins.hanabi.views:course"),),
     board="ops.plugins.hanabi.board:board",
+    report="ops.plugins.hanabi.report:report",
 )
