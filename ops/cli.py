@@ -33,6 +33,11 @@ EXIT_FAILED = 1
 EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for `git log | head`
 MAX_PLAY_GAMES = 1000  # games in one `play` log (a tournament is for more)
 MAX_RUNNERS = 4096
+# the bounds of ops.tournament.spec, repeated so that building the parser imports no spec code
+# (a test checks they agree)
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 10**9
+MAX_SEATS = 64
 _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS)  # write failures of the disk
 
 
@@ -55,6 +60,10 @@ class _Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise _Exit(status)
+
+    def _print_message(self, message: str, file: Any = None) -> None:  # argparse drops write errors
+        if message:
+            (file or sys.stderr).write(message)
 
     def format_help(self) -> str:
         epilog = getattr(self, "lazy_epilog", None)
@@ -277,7 +286,7 @@ def _checked_lineup(game_name: str, option_texts: list[str], agents_text: str, s
     from actors.registry import parse_lineup
     from bus.codec import pack
     from games.registry import get_game
-    from ops.tournament.spec import MAX_SEED, check_agents, check_options
+    from ops.tournament.spec import check_agents, check_options
 
     game = get_game(game_name)
     try:
@@ -459,11 +468,10 @@ def _cmd_tournament_report(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(_no_nan(report), indent=2))
     elif args.format == "html":
-        from ops.tournament.html import format_html, write_game_pages
+        from ops.tournament.html import format_html
 
         _write_page(str(target), "--output", format_html(report, title=f"detente tournament: {args.dir}"))
-        pages = write_game_pages(args.dir, report, str(target.parent))
-        print(f"wrote {target} (and the pages of {pages} games under {target.parent / 'pages'})")
+        print(f"wrote {target}")
     else:
         print(format_text(report))
     return 0
@@ -606,7 +614,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
 def _options_text(names: list[str]) -> str:
     """Each game's options with defaults and bounds, as `--option` takes them (imports the rules)."""
     from games.registry import get_plugin
-    from ops.tournament.spec import MAX_SEATS, option_lines
+    from ops.tournament.spec import option_lines
 
     parts = []
     for name in names:
@@ -647,8 +655,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _play_parser(sub: Any) -> None:
     from actors.placement import RUNTIMES
-    from ops.tournament.spec import MAX_SEATS, MAX_SEED
-
     play = sub.add_parser(
         "play", help="play one game and write its log", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=f"Play games into one log. Seeds 0..2**63-1, at most {MAX_PLAY_GAMES} games, at most "
@@ -695,8 +701,6 @@ def _replay_parsers(sub: Any) -> Any:
 
 
 def _tournament_parsers(sub: Any) -> None:
-    from ops.tournament.spec import MAX_GAMES
-
     tour = sub.add_parser("tournament", help="run, report and compact tournaments")
     tsub = tour.add_subparsers(dest="tournament_command", required=True, parser_class=_Parser)
     trun = tsub.add_parser("run", help="play every game of a spec not yet recorded in --out",
@@ -766,35 +770,44 @@ def _plugin_parsers(sub: Any) -> None:
             resolve(plugin.commands)(gp.add_subparsers(dest=f"{plugin.name}_command", required=True, parser_class=_Parser))
 
 
+# Errors that are bad input (exit 2), by module and class name: looked up only in modules already
+# imported (an exception of a module never imported cannot have been raised), so that a quick
+# command imports nothing it does not need.
+_USAGE_ERRORS = (("actors.match", "OptionsError"), ("actors.registry", "AgentSpecError"), ("bus.log", "LogError"),
+                 ("games.plugin", "PluginError"), ("games.registry", "UnknownGame"), ("ops.tournament.spec", "SpecError"),
+                 ("ops.tournament.store", "StoreError"))
+
+
+def _is(exc: BaseException, names: tuple[tuple[str, str], ...]) -> bool:
+    return any(isinstance(exc, getattr(sys.modules[m], n)) for m, n in names if m in sys.modules and hasattr(sys.modules[m], n))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from actors.match import OptionsError
-    from actors.registry import AgentSpecError
-    from bus.log import LogError
-    from games.plugin import PluginError
-    from games.registry import UnknownGame
-    from ops.tournament.spec import SpecError
-    from ops.tournament.store import StorageError, StoreError
     from ops.logging import configure
 
     configure()
     _tolerant(sys.stdout)
     try:
-        args = build_parser().parse_args(argv)
-        return args.func(args)
-    except _Exit as exc:  # --help
-        return exc.status
+        try:
+            args = build_parser().parse_args(argv)
+            code = args.func(args)
+        except _Exit as exc:  # --help
+            code = exc.status
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+        return code
     except BrokenPipeError:  # output piped into `head` and the like: quiet, as git is
         return _closed_pipe()
-    except (UsageError, UnknownGame, AgentSpecError, OptionsError, LogError, SpecError, StoreError, PluginError,
-            ConnectionError) as exc:
-        return _fail(str(exc), EXIT_USAGE)
-    except StorageError as exc:
-        return _fail(f"{exc}; what was recorded is kept: free space and rerun the same command", EXIT_FAILED)
-    except OSError as exc:  # a full disk, a vanished file: one line
-        where = f"{exc.filename}: " if exc.filename else ""
-        return _fail(f"{where}{exc.strerror or exc}", EXIT_FAILED)
     except KeyboardInterrupt:
         return _fail("interrupted", 130, prefix="detente: ")
+    except Exception as exc:
+        if isinstance(exc, (UsageError, ConnectionError)) or _is(exc, _USAGE_ERRORS):
+            return _fail(str(exc), EXIT_USAGE)
+        if _is(exc, (("ops.tournament.store", "StorageError"),)):
+            return _fail(f"{exc}; what was recorded is kept: free space and rerun the same command", EXIT_FAILED)
+        if isinstance(exc, OSError):  # a full disk, a vanished file: one line
+            where = f"{exc.filename}: " if exc.filename else ""
+            return _fail(f"{where}{exc.strerror or exc}", EXIT_FAILED)
+        raise
 
 
 def _fail(message: str, code: int, prefix: str = "detente: error: ") -> int:

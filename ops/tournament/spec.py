@@ -189,6 +189,24 @@ def _outside_int64(value: Any, where: str = "") -> tuple[str, int] | None:
     return None
 
 
+def _not_utf8(value: Any, where: str = "") -> str | None:
+    """The path of the first text in `value` that cannot be written as UTF-8 (raw bytes from
+    the command line arrive as lone surrogates), if any."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where or "value"
+        return None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+    for key, item in items:
+        here = f"{where}.{key}" if where else str(key)
+        bad = here if isinstance(key, str) and _not_utf8(key) is not None else _not_utf8(item, here)
+        if bad is not None:
+            return bad
+    return None
+
+
 def check_options(game_name: str, raw: Any) -> Options:
     """The game's options validated by its model, with messages that name the option plainly;
     raises OptionsError. Also refused: a value of another kind than the option's (the string
@@ -198,6 +216,9 @@ def check_options(game_name: str, raw: Any) -> Options:
     if not isinstance(raw, dict):
         raise OptionsError(f"{game_name} options must be key = value pairs, not {_kind(raw)}")
     fields = game.options_model.model_fields
+    odd = _not_utf8(raw)
+    if odd is not None:
+        raise OptionsError(f"{game_name} option {odd}: not UTF-8 text")
     for key in raw:
         if key not in fields:
             raise OptionsError(f"{game_name} has no option {key!r} (its options: {', '.join(fields) or 'none'})")
@@ -235,6 +256,9 @@ def check_agents(game_name: str, options: Options, agents: list[AgentSpec]) -> N
     values = options.model_dump(mode="json")
     for spec in {json.dumps(a.model_dump(mode="json"), sort_keys=True): a for a in agents}.values():
         agent = get_agent(spec.name, game_name)
+        odd = _not_utf8(spec.options)
+        if odd is not None:
+            raise AgentSpecError(f"agent {spec.name!r}: option {odd} is not UTF-8 text")
         try:
             build_player(spec, game_name, 0, 0)
         except AgentSpecError:

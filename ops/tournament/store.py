@@ -32,7 +32,7 @@ LOGS = "logs"
 
 _COLUMNS = (
     "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
-    "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams", "extra",
+    "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams",
 )
 
 _SCHEMA = [
@@ -41,10 +41,9 @@ _SCHEMA = [
         game_id varchar primary key, idx bigint, seed ubigint, seats varchar[], agent_names varchar[], agents json,
         scores double[], ranks double[], winners integer[], roles varchar[], steps integer,
         records integer, summary varchar, errors integer, duration_ms double,
-        segment varchar, "offset" bigint, nbytes bigint, runner varchar, teams integer[][], extra json)""",
-    # stores made before teams (and the games' extra facts) were recorded: the columns added, NULL for their games
+        segment varchar, "offset" bigint, nbytes bigint, runner varchar, teams integer[][])""",
+    # stores made before teams were recorded: the column added, NULL for their games
     """alter table games add column if not exists teams integer[][]""",
-    """alter table games add column if not exists extra json""",
     # one row per (game, seat), derived: nothing to keep in step
     """create or replace view seats as
         select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win
@@ -139,16 +138,16 @@ class Store:
                 r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
                 r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
                 r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
-                r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
+                r.get("teams") or [[s] for s in range(len(r["seats"]))],
             ]
         marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
         before = self.count()
         columns = ", ".join(f'"{c}"' for c in _COLUMNS)
-        if self.budget is not None:  # the injected disk-full: nothing of this statement is written
-            self.budget.spend(sum(len(str(p)) for p in params), str(self.path))
         try:
+            if self.budget is not None:  # the injected disk-full: nothing of this statement is written
+                self.budget.spend(sum(len(str(p)) for p in params), str(self.path))
             self.db.execute(f"insert or ignore into games ({columns}) values {', '.join([marks] * len(rows))}", params)
-        except duckdb.Error as exc:  # a full disk, a read-only file: the transaction is rolled back
+        except (duckdb.Error, OSError) as exc:  # a full disk, a read-only file: the transaction is rolled back
             raise storage_error(f"{self.path} ({len(rows)} games not recorded)", exc) from None
         return self.count() - before
 
@@ -410,6 +409,8 @@ def _copy_games(logs: Path, moved: list[tuple], limit: int) -> tuple[dict[str, t
     from bus.log import MAGIC
 
     tag, where, made = uuid.uuid4().hex[:8], {}, 0
+    faults = injected_faults()  # tests: a disk that fills up while compacting
+    budget = ByteBudget(faults["segment"]) if "segment" in faults else None
     target = None
     for gid, segment, offset, nbytes in moved:
         with open(logs / segment, "rb") as f:
@@ -421,6 +422,8 @@ def _copy_games(logs: Path, moved: list[tuple], limit: int) -> tuple[dict[str, t
             name = f"compact-{tag}-{made:04d}.dlog"
             made += 1
             target = open(logs / (name + ".tmp"), "wb")
+            if budget is not None:
+                target = FaultyFile(target, budget)
             target.write(MAGIC)
         where[gid] = (Path(target.name).name[: -len(".tmp")], target.tell())
         target.write(data)

@@ -1,0 +1,1 @@
+"""Hostile input: logs, agents, arguments and specs that try to break detente."""
