@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# The main job, small: install, start a local Ray, run a 200-game Werewolves tournament from
-# ops/examples/ (runner actors, rolling log segments, results store), print its report, and
-# replay-verify 20 of its games loaded through the index. Rerunning it finds the tournament complete.
+# The main job, small: install detente (without the test-only packages), start a local Ray, and run
+# the AlphaWolf village against AlphaWolf werewolves with its offices switched on one by one (four
+# tournaments of GAMES games each, default 100: ops/quickstart.py). Prints the village's win rate
+# per configuration, writes the HTML report and game pages, replays a sample of the logs.
+# Rerunning it finds the tournaments complete and only reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ops/setup.sh
 export RAY_AUTH_MODE="${RAY_AUTH_MODE:-disabled}"  # a local, single-user Ray: no token file
-.venv/bin/detente tournament run ops/examples/werewolves.toml --out out/werewolves --games "${GAMES:-200}"
-.venv/bin/detente tournament report out/werewolves
-.venv/bin/detente replay verify out/werewolves --sample 20
-echo "next: .venv/bin/detente replay show out/werewolves --game g00000000 --at 40"
+.venv/bin/python -m ops.quickstart --games "${GAMES:-100}" --out "${OUT:-out/quickstart}"

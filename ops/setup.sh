@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Create .venv (Python >= 3.11) and install detente with its test extra, from pyproject.toml.
-# Used by ops/quickstart.sh and .ci/run; safe to rerun (pip skips what is installed).
+# Create .venv (Python >= 3.11) and install detente from pyproject.toml; `--test` adds the test
+# extra (pytest and the reference engines). ops/quickstart.sh installs without it, .ci/run with it.
+# Safe to rerun (pip skips what is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
@@ -9,4 +10,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+if [ "${1:-}" = "--test" ]; then
+  .venv/bin/python -m pip install --quiet -e '.[test]'
+else
+  .venv/bin/python -m pip install --quiet -e .
+fi

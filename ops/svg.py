@@ -11,11 +11,12 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = "", width: int = 640,
                height: int = 260, steps: bool = False, y_label: str = "",
                y_range: tuple[float | None, float | None] = (None, None),
-               x_range: tuple[float, float] | None = None) -> str:
+               x_range: tuple[float, float] | None = None, colours: dict[str, str] | None = None) -> str:
     """One line per label through its (x, y) points, each point marked; `steps` draws values held
     until the next point (a count that changes at events). `y_range` fixes the axis ends (None:
     from the data); `y_label` names the axis (e.g. a quantity's scale); `x_range` gives charts of
-    one page a shared x-axis. Empty when there is nothing to draw."""
+    one page a shared x-axis; `colours` keeps one colour per label across a page's charts. Empty
+    when there is nothing to draw."""
     points = [p for pts in series.values() for p in pts]
     if not points:
         return ""
@@ -42,7 +43,7 @@ def line_chart(series: dict[str, list[list[float]]], title: str, x_label: str = 
             if steps and j:
                 coords.append(xy(x, pts[j - 1][1]))
             coords.append(xy(x, y))
-        colour = COLOURS[i % len(COLOURS)]
+        colour = (colours or {}).get(label) or COLOURS[i % len(COLOURS)]
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{" ".join(coords)}">'
                      f'<title>{html.escape(label)}</title></polyline>')
         if len(pts) <= 40:  # a lone update is a point, not an invisible line

@@ -12,7 +12,7 @@ from typing import Any
 from actors.address import seat_of
 from bus.log import GameLog
 from ops.page import page, pre
-from ops.svg import line_chart
+from ops.svg import COLOURS, line_chart
 from replay.series import state_series
 from replay.transcript import transcript
 
@@ -46,8 +46,11 @@ def transcript_html(log: GameLog, player: int | None = None) -> str:
     course = "".join(f"<div>{line_chart(c['series'], c['title'], c['x'], steps=True)}</div>"
                      for c in state_series(log))
     span = (0, log.records[-1]["seq"]) if log.records else None  # one x-axis for every belief chart
-    views = "".join(f"<div>{line_chart(c['series'], c['title'], 'seq', y_label=c['y'], y_range=(c['lo'], c['hi']), x_range=span)}</div>"
-                    for c in view_charts(data.get("beliefs", {})))
+    charts = view_charts(data.get("beliefs", {}))
+    subjects = sorted({s for c in charts for s in c["series"]}, key=_seat_key)
+    colours = {s: COLOURS[i % len(COLOURS)] for i, s in enumerate(subjects)}  # one colour per player on the page
+    views = "".join(f"<div>{line_chart(c['series'], c['title'], 'seq', y_label=c['y'], y_range=(c['lo'], c['hi']), x_range=span, colours=colours)}</div>"
+                    for c in charts)
     sections = [("Course of the game", course or "<p>(no charts for this game)</p>")]
     if views:
         sections.append(("Trust and beliefs", views))
