@@ -18,7 +18,11 @@ from actors.alpha.builder import AlphaAgent, office_from, president_from
 from actors.alpha.options import AgentOptions
 from actors.alpha.traits import Traits
 from actors.battleline.offices import (
-    BattleLinePresident, DeepBarcaIntelligenceOffice, DeepBarcaStrategyOffice, NaiveStrategyOffice)
+    BattleLinePresident,
+    DeepBarcaIntelligenceOffice,
+    DeepBarcaStrategyOffice,
+    NaiveStrategyOffice,
+)
 from actors.battleline.params import DeepBarcaParams
 from actors.registry import AgentDef
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
-
-from games.battleline.cards import CARD_OF
-from games.battleline.rules import BattleLine
+from typing import Any
 
 from actors.battleline.intelligence import infer
 from actors.battleline.naive import naive_suggest
 from actors.battleline.params import DeepBarcaParams
 from actors.battleline.strategy import suggest
+from games.battleline.cards import CARD_OF
+from games.battleline.rules import BattleLine
 
 GAME = BattleLine()
 Policy = Callable[[dict[str, Any], list[str], random.Random], str]

@@ -18,10 +18,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.battleline.cards import CARD_OF, FOG, MUD, N_TROOPS, NAMES
-
 from actors.battleline.model import Chances, top
 from actors.battleline.params import DeepBarcaParams
+from games.battleline.cards import CARD_OF, FOG, MUD, N_TROOPS, NAMES
 
 FLAGS = 9
 STRONG = 200  # a battalion or better: a formation worth completing at once
@@ -30,7 +29,7 @@ STRONG = 200  # a battalion or better: a formation worth completing at once
 def infer(obs: dict[str, Any], previous: dict[str, Any] | None, params: DeepBarcaParams) -> dict[str, Any]:
     """New beliefs from the observation and the office's previous beliefs (or None)."""
     history = obs["history"]
-    me, op = int(obs["me"]), 1 - int(obs["me"])
+    op = 1 - int(obs["me"])
     start = 0
     misses: dict[str, int] = {}
     if previous and previous.get("game") == obs["game"] and previous.get("upto", 0) <= len(history):

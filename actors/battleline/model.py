@@ -17,14 +17,14 @@ chances of any five flags and of three adjacent ones, flags taken as independent
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement, permutations
-from typing import Iterator, NamedTuple
-
-from games.battleline.cards import CAVALRY, COLOURS, LEADERS, N_TROOPS, SHIELD
-from games.battleline.formations import IMPOSSIBLE, Pool, best, score
+from typing import NamedTuple
 
 from actors.battleline.params import INITIAL_TROOP_DECK, DeepBarcaParams
+from games.battleline.cards import CAVALRY, COLOURS, N_TROOPS, SHIELD
+from games.battleline.formations import IMPOSSIBLE, Pool, best, score
 
 RANKS = ("host", "skirmish", "battalion", "phalanx", "wedge")
 _ALL_VALUES = tuple(range(1, 11))
@@ -66,7 +66,7 @@ class Chances:
     """Per troop, the chance that one side's owner gets it for a formation (3.4): 1 for its own
     hand (the agent's side only), 0 for a troop on the board or discarded, else a share."""
 
-    __slots__ = ("p", "_tail")
+    __slots__ = ("_tail", "p")
 
     def __init__(self, p: list[float]):
         self.p = p
@@ -174,7 +174,7 @@ def _wedges(troops, values, wilds, need, ch) -> Iterator[Formation]:
         total = 400 + sum(run)
         for col in colours:
             if wilds:
-                prob, rest = _cover(missing, wilds, lambda v: p[col * 10 + v - 1])
+                prob, rest = _cover(missing, wilds, lambda v, col=col: p[col * 10 + v - 1])
                 needs = tuple(col * 10 + v - 1 for v in rest)
             else:
                 needs = tuple(col * 10 + v - 1 for v in missing)
@@ -272,7 +272,7 @@ class Lazy:
     """The formations of one side, enumerated once and kept: the opponent's side of a flag is the
     same for every move tried in a decision."""
 
-    __slots__ = ("items", "_source", "done")
+    __slots__ = ("_source", "done", "items")
 
     def __init__(self, source: Iterator[Formation]):
         self.items: list[Formation] = []

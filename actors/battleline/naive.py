@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.battleline.position import FLAGS, Position
 from games.battleline.cards import CARD_OF, N_TROOPS, NAMES
 from games.battleline.formations import Pool, best, score
-
-from actors.battleline.position import FLAGS, Position
 
 Suggestions = list[tuple[str, float]]
 

@@ -19,9 +19,26 @@ LATER = 1 << 30  # the completion stamp of a side completed by a move being trie
 class Position:
     """The board seen by seat `me`: sides per flag (cards in the order placed), environment, claims."""
 
-    __slots__ = ("me", "op", "sides", "stamps", "fog", "mud", "claimed", "hand", "opp_troops",
-                 "opp_tactics", "deck_troops", "deck_tactics", "gone", "tactics_played",
-                 "leader_played", "known_opp", "clock", "phase")
+    __slots__ = (
+        "claimed",
+        "clock",
+        "deck_tactics",
+        "deck_troops",
+        "fog",
+        "gone",
+        "hand",
+        "known_opp",
+        "leader_played",
+        "me",
+        "mud",
+        "op",
+        "opp_tactics",
+        "opp_troops",
+        "phase",
+        "sides",
+        "stamps",
+        "tactics_played",
+    )
 
     @classmethod
     def from_observation(cls, obs: dict[str, Any]) -> Position:

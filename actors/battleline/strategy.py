@@ -23,15 +23,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.battleline.cards import (
-    CARD_OF, DESERTER, ENVIRONMENT, FOG, LEADERS, MORALE, MUD, N_TROOPS, NAMES, REDEPLOY, TACTICS,
-    TRAITOR)
-from games.battleline.formations import IMPOSSIBLE, Pool, best, score
-
-from actors.battleline.model import (
-    Chances, FlagChance, Lazy, Side, flag_chance, formations, game_chance, proved, top)
+from actors.battleline.model import Chances, FlagChance, Lazy, Side, flag_chance, formations, game_chance, proved, top
 from actors.battleline.params import DeepBarcaParams
 from actors.battleline.position import FLAGS, LATER, Position
+from games.battleline.cards import (
+    CARD_OF,
+    DESERTER,
+    ENVIRONMENT,
+    FOG,
+    LEADERS,
+    MORALE,
+    MUD,
+    N_TROOPS,
+    NAMES,
+    REDEPLOY,
+    TACTICS,
+    TRAITOR,
+)
+from games.battleline.formations import IMPOSSIBLE, Pool, best, score
 
 Suggestions = list[tuple[str, float]]
 RULE_UTILITY = 2.0  # above any chance: the move a rule picked
@@ -176,25 +185,38 @@ def _proof_change(side: Side, pool: Pool, p: float) -> float:
 
 
 def wishlists(ctx: Context) -> tuple[dict[int, int], dict[int, int]]:
-    """How many flags' top formations hope for each troop: (ours, theirs) (3.5)."""
+    """How many flags' top formations hope for each troop: (ours, theirs) (3.5). The opponent
+    hopes for every troop it has not seen, ours in hand included (a troop we show on the board
+    is one it can no longer hope for, which is what a discard can do to its proofs)."""
+    pos, params = ctx.pos, ctx.params
     mine: dict[int, int] = {}
-    theirs: dict[int, int] = {}
     for fc in ctx.flags:
         for c in fc.wish_me:
             mine[c] = mine.get(c, 0) + 1
-        for c in fc.wish_op:
+    hopes = list(ctx.op.p)
+    unseen = [q for q in hopes if q > 0.0]
+    for c in pos.hand:
+        if c < N_TROOPS:
+            hopes[c] = unseen[0] if unseen else 0.5
+    op = Chances(hopes)
+    theirs: dict[int, int] = {}
+    for f, fc in enumerate(ctx.flags):
+        side = pos.sides[f][pos.op]
+        if fc.method in ("claimed", "decided", "proved", "lost") or len(side) >= pos.need(f):
+            continue
+        for c in {c for form in top(side, pos.need(f), pos.fog[f], op, params.top_formations) for c in form.needs}:
             theirs[c] = theirs.get(c, 0) + 1
     return mine, theirs
 
 
 def dump_card(ctx: Context) -> int | None:
-    """3.5: the hand troop most on the opponent's wishlists and least on ours (ours: their count
-    minus ours; then fewer of ours; then the lower value, keeping high troops)."""
+    """3.5: the hand troop most on the opponent's wishlists and least on ours (ours: the most of
+    their count minus ours; then the most of theirs; then the lower value, keeping high troops)."""
     mine, theirs = wishlists(ctx)
     troops = [c for c in ctx.pos.hand if c < N_TROOPS]
     if not troops:
         return None
-    return min(troops, key=lambda c: (mine.get(c, 0) - theirs.get(c, 0), mine.get(c, 0), c % 10, c))
+    return min(troops, key=lambda c: (mine.get(c, 0) - theirs.get(c, 0), -theirs.get(c, 0), c % 10, c))
 
 
 # -- tactics (3.6) -----------------------------------------------------------------------------
@@ -369,7 +391,7 @@ def _play(pos: Position, legal: list[str], params: DeepBarcaParams,
                      and CARD_OF[a.split(":")[1]] < N_TROOPS})
     tried = [t for t in try_plays(ctx, troops) if t.action in legal_set]
     held = pos.flags_held(pos.me, ctx.pool)
-    lost = [f for f, fc in enumerate(ctx.flags) if fc.method == "lost"]
+    lost = [f for f, fc in enumerate(ctx.flags) if fc.method == "lost" or (fc.method == "decided" and fc.p == 0.0)]
     rule, chosen = "best", None
     for t in tried:  # ours: a troop that wins the game at once (flags held or provable)
         if pos.wins_with([p >= 1.0 for p in t.flags]) and _wins(pos, t.action):

@@ -84,7 +84,8 @@ def proof(state: dict[str, Any], seat: int, f: int) -> dict[str, Any]:
     mine = [CARD_OF[c] for c, _ in flag["sides"][seat]]
     theirs = [CARD_OF[c] for c, _ in flag["sides"][1 - seat]]
     mine_score = score(mine, need, fog)
-    out: dict[str, Any] = {"flag": f, "mine": _names(mine), "theirs": _names(theirs), "score": _form(mine_score)}
+    out: dict[str, Any] = {"flag": f, "mine": _names(mine), "theirs": _names(theirs), "score": _form(mine_score),
+                           "fog": fog}
     if len(theirs) == need:
         out["against"] = _form(score(theirs, need, fog))
         out["why"] = "stronger" if score(theirs, need, fog) < mine_score else "completed first"
