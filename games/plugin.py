@@ -29,7 +29,8 @@ class Chart:
 
     title: str
     read: str  # reference to a function State -> dict[str, float] | None
-    x: str = "step"
+    x: str = "step"  # the x-axis label
+    x_of: str | None = None  # reference to a function State -> float (e.g. a phase as a year); None: the step count
 
 
 @dataclass(frozen=True)

@@ -87,8 +87,10 @@ def state_series(log: GameLog) -> list[dict[str, Any]]:
     if not charts:
         return []
     readers = [resolve(chart.read) for chart in charts]
+    xs = [resolve(chart.x_of) if chart.x_of else None for chart in charts]
     series: list[dict[str, list[list[float]]]] = [{} for _ in charts]
     last: list[dict[str, float] | None] = [None for _ in charts]
+    ends: list[float] = [0 for _ in charts]  # each chart's x at the last state
     steps = 0
     for step in walk(log):
         if not step.changed:
@@ -98,15 +100,21 @@ def state_series(log: GameLog) -> list[dict[str, Any]]:
             values = read(step.state)
             if values is None or values == last[i]:
                 continue
+            x = xs[i](step.state) if xs[i] else steps
             for label, value in values.items():
-                series[i].setdefault(label, []).append([steps, value])
+                series[i].setdefault(label, []).append([x, value])
             last[i] = values
+            ends[i] = x
+        for i, x_of in enumerate(xs):
+            if x_of is not None and last[i] is not None:
+                ends[i] = x_of(step.state)
     out = []
-    for chart, lines, final in zip(charts, series, last):
+    for i, (chart, lines, final) in enumerate(zip(charts, series, last)):
         if final is None:
             continue
-        for label, value in final.items():  # carry every line to the last step
-            if lines[label][-1][0] != steps:
-                lines[label].append([steps, value])
+        end = ends[i] if xs[i] else steps
+        for label, value in final.items():  # carry every line to the last state
+            if lines[label][-1][0] != end:
+                lines[label].append([end, value])
         out.append({"title": chart.title, "x": chart.x, "series": lines})
     return out

@@ -11,7 +11,8 @@ PLUGIN = GamePlugin(
     beliefs="ops.plugins.diplomacy.views:beliefs",
     # DipBlue's and AlphaDip's trust ratio (Ferreira et al. 2015): 1 neutral, lower = more trust
     quantities={"trust ratio": (0.0, None, "less trust (1 neutral)")},
-    charts=(Chart("supply centres", "ops.plugins.diplomacy.views:centres"),),
+    charts=(Chart("supply centres", "ops.plugins.diplomacy.views:centres",
+                  x="year (spring .0, fall .5, winter .8)", x_of="ops.plugins.diplomacy.views:phase_x"),),
     board="ops.plugins.diplomacy.board:board",
     report="ops.plugins.diplomacy.report:report",
     exporters={"diplomacy-json": "ops.plugins.diplomacy.export:export_json"},

@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from actors.address import seat_of
 from bus.log import GameLog, read_log
 from games.diplomacy.board import HOMES, POWERS, Board
+from ops.plugins.diplomacy.transcript import say
 from replay.fold import initial_state
 from replay.walk import walk
 
@@ -44,10 +46,13 @@ def export_game(game: GameLog, game_id: str | None = None) -> dict[str, Any]:
     state = initial_state(header)  # before the first record; then the walk's state after each one
     before, last = state.board, state.to_json()["last"]
     phases: list[dict[str, Any]] = []
+    press = Press()
     for step in walk(game):
+        press.read(step.msg, before.phase)
         if not step.changed:
             continue
         state = step.state
+        press.ledger(state.to_json()["deals"]["events"])
         now = state.to_json()["last"]
         if now is not None and now != last:
             phases.append(_phase(before, now["orders"], now["results"], game_id, len(phases)))
@@ -56,7 +61,65 @@ def export_game(game: GameLog, game_id: str | None = None) -> dict[str, Any]:
     if state.is_terminal():
         final["name"] = final["state"]["name"] = "COMPLETED"
     phases.append(final)
-    return {"id": game_id, "map": "standard", "rules": list(RULES), "phases": phases}
+    by_phase = press.messages()
+    for phase in phases:
+        phase["messages"] = by_phase.get(phase["state"]["name"], [])
+    rules = [r for r in RULES if not (r == "NO_PRESS" and press.count)]  # press was on: the viewers show it
+    for phase in phases:
+        phase["state"]["rules"] = list(rules)
+    return {"id": game_id, "map": "standard", "rules": rules, "phases": phases}
+
+
+class Press:
+    """The negotiation of a game as the package's messages: every talk item a power said, to each
+    power that heard it (GLOBAL when all six others did), in the phase it was said; and the deal
+    ledger's confirmations and breaks, from the deal's proposer to its other parties."""
+
+    def __init__(self) -> None:
+        self.said: dict[tuple[int, str, int, int, int], dict[str, Any]] = {}  # (turn, channel, round, speaker, item)
+        self.events_seen = 0
+        self.extra: list[dict[str, Any]] = []
+        self.count = 0
+
+    def read(self, msg: dict[str, Any], phase: str) -> None:
+        """Take the lines of a `heard` record (one recipient's copy of a closed talk round)."""
+        if msg["kind"] != "heard":
+            return
+        hearer = POWERS[seat_of(msg["to"])]
+        for line in msg["lines"]:
+            for i, item in enumerate(line["says"]):
+                key = (msg["turn"], msg["channel"], msg["round"], line["speaker"], i)
+                entry = self.said.setdefault(key, {"phase": phase, "sender": POWERS[line["speaker"]],
+                                                   "text": say({**item, "speaker": POWERS[line["speaker"]]}),
+                                                   "to": set()})
+                if hearer != entry["sender"]:
+                    entry["to"].add(hearer)
+
+    def ledger(self, events: list[dict[str, Any]]) -> None:
+        """Take the ledger's new confirmed and broken deals."""
+        for e in events[self.events_seen:]:
+            if e["type"] in ("confirmed", "broken"):
+                proposer = e["deal"].split("#", 1)[0]
+                detail = f" by {e['by']}: {e.get('detail', '')}" if e["type"] == "broken" else ""
+                self.extra.append({"phase": e["phase"], "sender": proposer, "text": f"deal {e['deal']} {e['type']}{detail}",
+                                   "to": {p for p in e["to"] if p != proposer}})
+        self.events_seen = len(events)
+
+    def messages(self) -> dict[str, list[dict[str, Any]]]:
+        """Phase name -> the package's message dicts, in the order said, each with a unique time_sent."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        entries = [self.said[k] for k in sorted(self.said)] + self.extra
+        time_sent = 0
+        for entry in entries:
+            others = sorted(entry["to"])
+            recipients = ["GLOBAL"] if len(others) == len(POWERS) - 1 else others
+            for recipient in recipients:
+                time_sent += 1
+                out.setdefault(entry["phase"], []).append({"sender": entry["sender"], "recipient": recipient,
+                                                           "time_sent": time_sent, "phase": entry["phase"],
+                                                           "message": entry["text"]})
+        self.count = time_sent
+        return out
 
 
 def _phase(board: Board, orders: dict[str, list[str]], results: dict[str, list[str]],

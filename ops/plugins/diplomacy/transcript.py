@@ -57,6 +57,9 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
         if last is not None and last["phase"] != last_phase:
             last_phase = last["phase"]
             ph(last_phase)["orders"] = last["orders"]
+            ph(last_phase)["results"] = last.get("results") or {}
+            if last_phase.endswith("A"):  # after the adjustments: who holds which centres
+                ph(last_phase)["centres"] = {p: len(state.board.centres_of(p)) for p in POWERS}
 
     now = state.board.phase  # the phase before the record at hand
     for step in walk(log):
@@ -121,7 +124,7 @@ def _spec(agent: dict[str, Any]) -> str:
 def _render_phase(ph: dict[str, Any]) -> list[str]:
     out = ["", f"== {ph['phase']} =="]
     for t in ph["talk"]:
-        out.append(f"  [r{t['round']}] {t['speaker']} {_say(t)}")
+        out.append(f"  [r{t['round']}] {t['speaker']} {say(t)}")
     for d in ph["dropped"]:
         out.append(f"  dropped: {d['actor']}: {d['reason']}")
     for e in ph["deals"]:
@@ -137,8 +140,11 @@ def _render_phase(ph: dict[str, Any]) -> list[str]:
         if why in ("broke", "kept"):
             out.append(f"  {power} {'BROKE its word: breaking paid' if why == 'broke' else 'kept its word though breaking paid'}")
     if ph["orders"]:
+        results = ph.get("results") or {}
         for power, orders in sorted(ph["orders"].items()):
-            out.append(f"  {power}: {', '.join(orders)}")
+            out.append(f"  {power}: {', '.join(_with_result(o, results) for o in orders)}")
+    if ph.get("centres"):
+        out.append("  centres after adjustments: " + ", ".join(f"{p} {n}" for p, n in sorted(ph["centres"].items())))
     for v in ph["views"]:
         out.append(f"  p{v['player']} {v['power']} after IO update (seq {v['seq']}):")
         trust = v.get("trust") or {}
@@ -152,7 +158,8 @@ def _render_phase(ph: dict[str, Any]) -> list[str]:
     return out
 
 
-def _say(t: dict[str, Any]) -> str:
+def say(t: dict[str, Any]) -> str:
+    """One talk item in words (proposals with their commitments)."""
     kind = t["kind"]
     if kind == "dip_propose":
         return f"proposes {t['speaker']}#{t['deal_id']}: " + "; ".join(_commitment(c) for c in t["commitments"])
@@ -163,6 +170,13 @@ def _say(t: dict[str, Any]) -> str:
     if kind == "dip_retract":
         return f"retracts {t['speaker']}#{t['deal_id']}"
     return kind
+
+
+def _with_result(order: str, results: dict[str, list[str]]) -> str:
+    """An order with the adjudicator's result words (bounce, cut, dislodged, no convoy...), if any."""
+    unit = " ".join(order.split()[:2])
+    words = results.get(unit) or []
+    return f"{order} ({', '.join(words)})" if words else order
 
 
 def _commitment(c: dict[str, Any]) -> str:
