@@ -6,13 +6,14 @@ A log record is a msgpack map {"game", "seq", "cause", "msg"}; a header is a map
 
 from __future__ import annotations
 
-from typing import Any
-
+import sys
 import typing
+from typing import Any
 
 import msgpack
 from pydantic import BaseModel
 
+from bus.errors import BadDelta, BadPayload, NotCanonical, OverLimit
 from bus.messages import MESSAGE, Message
 
 FORMAT_VERSION = 2  # 2: observations and office views stored as deltas
@@ -69,6 +70,159 @@ def pack(data: Any) -> bytes:
 
 def unpack(payload: bytes) -> Any:
     return msgpack.unpackb(payload, raw=False, strict_map_key=True)
+
+
+# --- reading what nobody vouches for -------------------------------------------------------------
+# Readers decode payloads with `Budget.unpack`: containers capped, no ext types (our writer makes
+# none: JSON-mode dicts only), the result re-encoded to the very same bytes, and the memory built
+# charged to the game's budget as it is built, so a small frame cannot make a big heap.
+
+MAX_ITEMS = 1 << 16  # entries of one list or map; ours: the largest in real logs is ~400 (a Risk legal list)
+PRESIZE_SLOTS = 1 << 20  # list slots msgpack may allocate ahead of their items at once (8 MiB): it
+#                          sizes a list when it reads the list's header, before the items come
+CHEAP_RATE = 80  # bytes of heap one payload byte can become at most: an empty map (64 bytes and an
+#                  8-byte slot in its parent) is one byte of msgpack
+CHEAP_CEILING = 16 << 20  # a game's first frames are charged CHEAP_RATE per byte, unwalked, up to
+#                           this; past it every container is walked and charged what it holds
+_sizeof = sys.getsizeof
+_check_packer = msgpack.Packer(use_bin_type=True)  # not the writer's: a failed check never touches it
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"msgpack ext type {code} (logs hold plain data only)")
+
+
+class Budget:
+    """The heap one game's reading may take (bytes), charged as it is built; OverLimit past it."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._keys: set[Any] = set()  # map keys are interned by msgpack: charged once per game
+
+    def charge(self, n: int) -> None:
+        self.used += n
+        if self.used > self.limit:
+            raise OverLimit(None, f"the game takes more than {self.limit >> 20} MiB to read (limit of one game)")
+
+    def unpack(self, payload: bytes) -> Any:
+        """`payload` decoded within the caps, charged, and checked to be in canonical form."""
+        _check_presize(payload)
+        if self.used + CHEAP_RATE * len(payload) <= CHEAP_CEILING:
+            self.charge(CHEAP_RATE * len(payload))
+            hooks: dict[str, Any] = {}
+        else:
+            hooks = {"object_hook": self._map, "list_hook": self._list}
+        try:
+            item = msgpack.unpackb(payload, raw=False, strict_map_key=True, max_array_len=MAX_ITEMS,
+                                   max_map_len=MAX_ITEMS, max_ext_len=0, ext_hook=_no_ext, **hooks)
+        except OverLimit:
+            raise
+        except Exception as exc:  # msgpack's: malformed, truncated, trailing bytes, too deep, ext, bad UTF-8
+            raise BadPayload(None, f"undecodable payload ({_reason(exc)})") from None
+        try:
+            again = _check_packer.pack(item)
+        except Exception as exc:  # nested deeper than the packer goes: not something our writer makes
+            raise NotCanonical(None, f"payload does not re-encode ({_reason(exc)})") from None
+        if again != payload:
+            raise NotCanonical(None, "payload is not in canonical form (it re-encodes to other bytes)")
+        return item
+
+    def _map(self, d: dict[Any, Any]) -> dict[Any, Any]:
+        n = _sizeof(d)
+        keys = self._keys
+        for k, v in d.items():
+            if k not in keys:
+                keys.add(k)
+                n += _sizeof(k) + 32  # the string and its place in the set
+            n += _scalar_size(v)
+        self.charge(n)
+        return d
+
+    def _list(self, items: list[Any]) -> list[Any]:
+        n = _sizeof(items)
+        for v in items:
+            n += _scalar_size(v)
+        self.charge(n)
+        return items
+
+
+def _scalar_size(v: Any) -> int:
+    """Heap of a decoded scalar (containers are charged by their own hook; None and bools are shared)."""
+    t = type(v)
+    if t is str or t is bytes:
+        return _sizeof(v)
+    if t is int:
+        return 0 if -5 <= v <= 256 else _sizeof(v)
+    if t is float:
+        return 24
+    return 0
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_FIXED = {0xCA: 4, 0xCB: 8, 0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8,
+          0xD4: 2, 0xD5: 3, 0xD6: 5, 0xD7: 9, 0xD8: 17}  # numbers and fixext: bytes after the type byte
+_SIZED = {0xC4: (1, 0), 0xC5: (2, 0), 0xC6: (4, 0), 0xC7: (1, 1), 0xC8: (2, 1), 0xC9: (4, 1),
+          0xD9: (1, 0), 0xDA: (2, 0), 0xDB: (4, 0)}  # bin, ext, str: (width of the length, type bytes)
+
+
+def _check_presize(payload: bytes) -> None:
+    """Refuse lists declared bigger than the bytes left could fill. Only frames with many 16/32-bit
+    list headers (or bytes that look like them) are walked: up to 16 of them cannot presize more
+    than PRESIZE_SLOTS."""
+    if (payload.count(b"\xdc") + payload.count(b"\xdd")) * MAX_ITEMS <= PRESIZE_SLOTS:
+        return
+    pending: list[int] = []  # items still due in each open container (the one under way included)
+    slots: list[int] = []  # list slots each open container holds (0 for maps)
+    due = open_slots = 0  # sum of `pending`; sum of `slots`
+    pos, end = 0, len(payload)
+    while pos < end:
+        b = payload[pos]
+        pos += 1
+        n = arr = 0
+        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            pass
+        elif b <= 0x8F:
+            n = 2 * (b & 0x0F)
+        elif b <= 0x9F:
+            n = arr = b & 0x0F
+        elif b <= 0xBF:
+            pos += b & 0x1F
+        elif b in _FIXED:
+            pos += _FIXED[b]
+        elif b in _SIZED:
+            width, extra = _SIZED[b]
+            pos += width + extra + int.from_bytes(payload[pos : pos + width], "big")
+        elif b in (0xDC, 0xDD, 0xDE, 0xDF):
+            width = 2 if b in (0xDC, 0xDE) else 4
+            count = int.from_bytes(payload[pos : pos + width], "big")
+            pos += width
+            n, arr = (count, count) if b in (0xDC, 0xDD) else (2 * count, 0)
+        else:
+            return  # 0xC1 is never used: msgpack refuses it
+        if n:
+            pending.append(n)
+            slots.append(arr)
+            due += n
+            open_slots += arr
+            # every item takes at least one byte; an item under way in each outer container is
+            # the inner container itself
+            if due - (len(pending) - 1) > end - pos:
+                raise BadPayload(None, f"payload declares a container of {n} items with {end - pos} bytes left")
+            if open_slots > PRESIZE_SLOTS:
+                raise OverLimit(None, f"payload opens more than {PRESIZE_SLOTS} list slots at once")
+            continue
+        while pending:  # an item is complete: so is every container it completes
+            pending[-1] -= 1
+            due -= 1
+            if pending[-1]:
+                break
+            pending.pop()
+            open_slots -= slots.pop()
 
 
 def encode_message(message: Message) -> bytes:
@@ -144,15 +298,65 @@ class RecordCodec:
                     message[name] = _diff(old, new)
         return pack_record(game_id, seq, cause, message)
 
-    def decode(self, record: dict[str, Any]) -> dict[str, Any]:
+    def decode(self, record: dict[str, Any], budget: Budget | None = None) -> dict[str, Any]:
+        """The record with its deltas undone. Raises BadDelta for a delta that does not apply to
+        what came before (as when frames were moved); charges what it builds to `budget`."""
         message = record.get("msg")
-        fields = DELTA_FIELDS.get(message.get("kind")) if isinstance(message, dict) else None
+        kind = message.get("kind") if isinstance(message, dict) else None
+        fields = DELTA_FIELDS.get(kind) if type(kind) is str else None
         if not fields:
             return record
+        to = message.get("to")
+        if type(to) is not str:
+            raise BadDelta(None, f"{kind} record without a string 'to'")
+        charge = budget.charge if budget is not None else _no_charge
         message = dict(message)
         for name in fields:
-            key = (message["to"], message["kind"], name)
+            if name not in message:
+                raise BadDelta(None, f"{kind} record without its {name!r}")
+            key = (to, kind, name)
             old = self._last.get(key)
-            value = message[name] if old is None else _patch(old, message[name])
+            value = message[name] if old is None else _undo(old, message[name], charge)
             self._last[key] = message[name] = value
-        return {**record, "msg": message}
+        out = {**record, "msg": message}
+        charge(_sizeof(message) + _sizeof(out))
+        return out
+
+
+def _no_charge(n: int) -> None:
+    pass
+
+
+def _undo(old: Any, delta: Any, charge: typing.Callable[[int], None]) -> Any:
+    """`_patch`, trusting nothing: the delta must be one the writer makes, applying to `old`."""
+    if type(delta) is not dict:
+        raise BadDelta(None, "a stored delta is not a map")
+    if len(delta) == 1 and "$v" in delta:
+        return delta["$v"]
+    if len(delta) == 1 and "$a" in delta:
+        more = delta["$a"]
+        if type(old) is not list or type(more) is not list:
+            raise BadDelta(None, "an append delta ('$a') needs a list before it and a list to add")
+        new = old + more
+        charge(_sizeof(new))
+        return new
+    changes = delta.get("$d")
+    if type(changes) is not dict or type(old) is not dict or len(delta) != 1 + ("$k" in delta):
+        raise BadDelta(None, "a stored delta does not apply to the value before it ($v, $a or $d on a map)")
+    keys = delta["$k"] if "$k" in delta else old
+    if type(keys) is not list and keys is not old:
+        raise BadDelta(None, "a delta's key order ('$k') is not a list")
+    new = {}
+    for k in keys:
+        if type(k) is not str:
+            raise BadDelta(None, "a delta names a key that is not a string")
+        if k in changes:
+            new[k] = _undo(old.get(k), changes[k], charge)
+        elif k in old:
+            new[k] = old[k]
+        else:
+            raise BadDelta(None, f"a delta keeps key {k[:40]!r} that the value before it lacks")
+    if len(new) != len(keys) or any(k not in new for k in changes):
+        raise BadDelta(None, "a delta repeats a key, or changes a key its new value lacks")
+    charge(_sizeof(new))
+    return new

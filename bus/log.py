@@ -2,8 +2,8 @@
 
 The first frame of a game is its header (a map with "format"); then its records; a game ends
 with its `game_end` record. A file may hold several games one after another (segments). A reader
-stops at the first bad frame (torn tail or checksum mismatch) and reports the byte offset; the
-valid prefix stays readable.
+stops at the first bad frame and reports it (a typed `BadFrame` with its byte offset, and seq for
+a record); the valid prefix stays readable.
 
 A game may also be stored packed: one frame whose payload is the map {"packed": "zlib", "data":
 <the game's frames, zlib-compressed>} (`PackedLogWriter`, used by tournament segments). The frames
@@ -11,27 +11,65 @@ inside are exactly those a plain writer would have written, so readers hand out 
 records and payloads either way; a packed game's records all carry the offset of its one frame.
 The same observation stored once per recipient (seven players and their offices) compresses
 away: a long negotiation game packs to about a sixth of its bytes, a random game of few talkers ~5x (README figures).
+
+Readers trust nothing (the writers are unchanged). Always: frame lengths and checksums; payloads
+decoded within caps (no ext types, containers of at most 65,536 entries) and in canonical form (a
+payload re-encodes to its very bytes); one game per packed frame, inflated as a stream within the
+limits below; deltas that apply to what came before. With `check` (the default of `read_log` and
+`read_game_at`, and what `GameLog.check` does for a game read without it): the typed header
+(bus.header, the game's options validated by the game), every record a valid message of its game,
+seqs strictly increasing, each cause before its effect, every record of the header's game.
+
+LIMITS of one game, whatever a file claims (ours; real games are far below: the largest we know,
+a 6-player Risk game of 200 rounds, is 10 MB of frames and takes ~90 MB to read):
+- MAX_FRAME: one frame as stored (a record, a header, a packed game) and each frame inside a packed one;
+- MAX_GAME_BYTES: all frames of one game (a packed game as inflated);
+- MAX_GAME_MEMORY: the heap charged while reading one game (its payloads and everything decoded
+  from them, bus.codec.Budget);
+- so reading one game takes at most READ_MEMORY: a packed frame held while it inflates, the game's
+  charged heap, the list slots msgpack sizes ahead (bus.codec.PRESIZE_SLOTS), an inflating frame.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import struct
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Iterator
 
-from bus.codec import FORMAT_VERSION, RecordCodec, pack, unpack
+from bus.codec import FORMAT_VERSION, PRESIZE_SLOTS, Budget, RecordCodec, pack
+from bus.errors import (
+    BadFrame,
+    BadPacking,
+    BadPayload,
+    BadRecord,
+    ChecksumMismatch,
+    LogError,
+    NotALog,
+    OverLimit,
+    TornFrame,
+    UnsupportedFormat,
+    WrongGame,
+)
+from bus.header import check_header, check_message, check_record
+
+__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "LogError", "BadFrame",
+           "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at"]
 
 MAGIC = b"DETENTE-LOG\n"
 _FRAME = struct.Struct("<II")
-MAX_FRAME = 64 * 1024 * 1024
+MAX_FRAME = 16 * 1024 * 1024  # a record is at most ~12 KB in real logs, a packed game ~3 MB
+MAX_GAME_BYTES = 64 * 1024 * 1024  # 6x the largest real game
+MAX_GAME_MEMORY = 192 * 1024 * 1024  # ~2x what the largest real game takes
+READ_MEMORY = MAX_FRAME + MAX_GAME_MEMORY + 8 * PRESIZE_SLOTS + MAX_FRAME  # 232 MiB: the declared bound, <= 256 MiB
+_FRAME_COST = 128  # heap per frame besides its payload: the bytes object, its offset, three list slots
 PACKED = "zlib"  # the one packing method: a game's frames, zlib-compressed
-
-
-class LogError(Exception):
-    """A log that cannot be read at all (missing, not a detente log)."""
+_PACKED_HEAD = pack({"packed": PACKED, "data": b""})[:-2]  # the map and keys as the writer lays them out, up to the bin
+_IN_CHUNK = 1 << 16  # compressed bytes fed to the inflater at a time
+_OUT_CHUNK = 1 << 18  # the most it hands back at a time
 
 
 def frame(payload: bytes) -> bytes:
@@ -91,17 +129,6 @@ class PackedLogWriter(LogWriter):
 
 
 @dataclass
-class BadFrame:
-    """Where and why reading stopped."""
-
-    offset: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"bad frame at byte offset {self.offset}: {self.reason}"
-
-
-@dataclass
 class GameLog:
     """One game as read from a log: header, record maps in seq order, their byte offsets."""
 
@@ -110,15 +137,48 @@ class GameLog:
     offsets: list[int] = field(default_factory=list)
     payloads: list[bytes] = field(default_factory=list)  # as stored (deltas included)
     codec: RecordCodec = field(default_factory=RecordCodec, repr=False)
+    header_offset: int | None = field(default=None, repr=False, compare=False)
+    budget: Budget = field(default_factory=lambda: Budget(MAX_GAME_MEMORY), repr=False, compare=False)
+    nbytes: int = field(default=0, repr=False, compare=False)  # frame bytes read (a packed game: inflated)
+    checked: bool = field(default=False, repr=False, compare=False)  # header and every record checked
 
     def add(self, record: dict[str, Any], offset: int, payload: bytes) -> None:
-        self.records.append(self.codec.decode(record))
+        self.records.append(self.codec.decode(record, self.budget))
         self.offsets.append(offset)
         self.payloads.append(payload)
 
     @property
     def complete(self) -> bool:
-        return bool(self.records) and self.records[-1]["msg"]["kind"] == "game_end"
+        if not self.records:
+            return False
+        msg = self.records[-1].get("msg")
+        return isinstance(msg, dict) and msg.get("kind") == "game_end"
+
+    def check(self) -> None:
+        """Raise the first problem of the header or of a record (typed LogError, with its offset
+        and seq): what a reader with `check` stops at. Done once per game."""
+        if self.checked:
+            return
+        _checked_header(self.header, self.header_offset)
+        last, game_id = -1, self.header["game_id"]
+        for i, (record, offset) in enumerate(zip(self.records, self.offsets)):
+            if i and _is_end(self.records[i - 1]):
+                raise BadRecord(offset, "record after game_end", seq=record.get("seq") if isinstance(record, dict) else None)
+            last = check_record(record, offset, last, game_id)
+            check_message(record["msg"], offset, last)
+        self.checked = True
+
+
+def _is_end(record: dict[str, Any]) -> bool:
+    msg = record.get("msg")
+    return isinstance(msg, dict) and msg.get("kind") == "game_end"
+
+
+def _checked_header(header: Any, offset: int | None) -> None:
+    try:
+        check_header(header)
+    except BadFrame as exc:
+        raise exc.at(offset) from None
 
 
 @dataclass
@@ -127,162 +187,311 @@ class LogFile:
     bad: BadFrame | None
 
 
+# --- frames ------------------------------------------------------------------------------------
+
+def _frames(f: BinaryIO, pos: int) -> Iterator[tuple[int, bytes]]:
+    """(offset, payload) of every frame of `f` from `pos`; raises a BadFrame at the first bad one."""
+    while True:
+        head = f.read(_FRAME.size)
+        if not head:
+            return
+        if len(head) < _FRAME.size:
+            raise TornFrame(pos, f"torn frame header ({len(head)} of {_FRAME.size} bytes)")
+        length, crc = _FRAME.unpack(head)
+        if length > MAX_FRAME:
+            raise OverLimit(pos, f"frame length {length} exceeds limit ({MAX_FRAME})")
+        payload = f.read(length)
+        if len(payload) < length:
+            raise TornFrame(pos, f"torn tail: frame needs {length} bytes, {len(payload)} left")
+        if zlib.crc32(payload) != crc:
+            raise ChecksumMismatch(pos, "checksum mismatch")
+        yield pos, payload
+        pos += _FRAME.size + length
+
+
 def iter_frames(data: bytes, start: int) -> tuple[list[tuple[int, bytes]], BadFrame | None]:
     """All valid frames from `start`, and the first bad one if the data does not end cleanly."""
     frames: list[tuple[int, bytes]] = []
-    pos, end = start, len(data)
-    while pos < end:
-        if end - pos < _FRAME.size:
-            return frames, BadFrame(pos, f"torn frame header ({end - pos} of {_FRAME.size} bytes)")
-        length, crc = _FRAME.unpack_from(data, pos)
-        if length > MAX_FRAME:
-            return frames, BadFrame(pos, f"frame length {length} exceeds limit")
-        body = pos + _FRAME.size
-        if body + length > end:
-            return frames, BadFrame(pos, f"torn tail: frame needs {length} bytes, {end - body} left")
-        payload = data[body : body + length]
-        if zlib.crc32(payload) != crc:
-            return frames, BadFrame(pos, "checksum mismatch")
-        frames.append((pos, payload))
-        pos = body + length
+    stream = io.BytesIO(data)
+    stream.seek(start)
+    try:
+        frames.extend(_frames(stream, start))
+    except BadFrame as bad:
+        return frames, bad
     return frames, None
 
 
-def parse_log(data: bytes) -> LogFile:
-    """Parse a whole log held in memory. Raises LogError if it is not a detente log."""
-    if not data.startswith(MAGIC):
-        raise LogError("not a detente log (bad magic)")
-    frames, bad = iter_frames(data, len(MAGIC))
-    log = _collect(frames)
-    return LogFile(games=log.games, bad=log.bad or bad)
+_HEADER, _RECORD, _PACKED_GAME = "header", "record", "packed"
 
 
-def _collect(frames: list[tuple[int, bytes]]) -> LogFile:
-    """The games the frames hold, and the first frame that is not a valid header or record."""
-    games: list[GameLog] = []
-    bad = None
-    for offset, payload, item in _items(frames):
-        if isinstance(item, BadFrame):
-            bad = item
-            break
-        if "format" in item:
-            if item["format"] != FORMAT_VERSION:
-                raise LogError(f"log format {item['format']} not supported (this is {FORMAT_VERSION})")
-            games.append(GameLog(header=item))
-        elif not games:
-            bad = BadFrame(offset, "record before any header")
-            break
+def _kind(payload: bytes) -> str:
+    """What a payload is, from its first bytes (payloads are canonical: a header's first key is
+    "format", a packed game's "packed")."""
+    if payload.startswith(b"\x82\xa6packed"):
+        return _PACKED_GAME
+    first = payload[:1]
+    if first and (0x81 <= first[0] <= 0x8F and payload[1:8] == b"\xa6format" or first[0] == 0xDE and payload[3:10] == b"\xa6format"):
+        return _HEADER
+    return _RECORD
+
+
+# --- games -------------------------------------------------------------------------------------
+
+class _Reader:
+    """Builds games from frames in file order, checking each frame as it comes (raises BadFrame)."""
+
+    def __init__(self, check: bool, expect: str | None = None):
+        self.check = check
+        self.expect = expect  # the game id the index promised (read_game_at)
+        self.games: list[GameLog] = []
+        self.open: GameLog | None = None  # the plain game records go to
+
+    def frame(self, offset: int, payload: bytes) -> str:
+        """Take one frame; its kind."""
+        kind = _kind(payload)
+        if kind == _PACKED_GAME:
+            self.open = None  # nothing follows a packed game: it holds all of its frames
+            self._packed(offset, payload)
+        elif kind == _HEADER:
+            self.open = self._start(offset, payload)
+        elif self.open is None:
+            raise BadRecord(offset, "record after a packed game" if self.games else "record before any header")
         else:
-            games[-1].add(item, offset, payload)
-    return LogFile(games=games, bad=bad)
+            self._record(self.open, offset, payload)
+        return kind
 
+    def _start(self, offset: int, payload: bytes) -> GameLog:
+        game = GameLog(header={}, header_offset=offset)
+        self._count(game, offset, payload)
+        item = _map(game.budget, payload, offset)
+        version = item.get("format")
+        if version != FORMAT_VERSION or type(version) is not int:
+            raise UnsupportedFormat(offset, f"log format {version!r} not supported (this is {FORMAT_VERSION})")
+        if self.check:
+            _checked_header(item, offset)
+        if self.expect is not None and item.get("game_id") != self.expect:
+            raise WrongGame(offset, f"the index points at game {_short(item.get('game_id'))}, not {self.expect!r}")
+        game.header = item
+        game.checked = self.check
+        self.games.append(game)
+        return game
 
-def _items(frames: list[tuple[int, bytes]]):
-    """(offset, payload, map) for every record and header, packed games unpacked in place; a
-    `BadFrame` in the map's place for the first frame that is not a valid map."""
-    for offset, payload in frames:
-        try:
-            item = unpack(payload)
-        except Exception as exc:  # a frame whose checksum matched but whose payload is not msgpack
-            yield offset, payload, BadFrame(offset, f"undecodable payload ({type(exc).__name__})")
-            return
-        if not isinstance(item, dict):
-            yield offset, payload, BadFrame(offset, "payload is not a map")
-            return
-        if "packed" not in item:
-            yield offset, payload, item
-            continue
-        inner, why = _unpack_game(item)
-        if why is not None:
-            yield offset, payload, BadFrame(offset, why)
-            return
-        for _, inner_payload in inner:
+    def _record(self, game: GameLog, offset: int, payload: bytes) -> None:
+        self._count(game, offset, payload)
+        item = _map(game.budget, payload, offset)
+        if not self.check:
             try:
-                inner_item = unpack(inner_payload)
-            except Exception as exc:
-                yield offset, payload, BadFrame(offset, f"packed game holds an undecodable payload ({type(exc).__name__})")
-                return
-            yield offset, inner_payload, inner_item
+                game.add(item, offset, payload)
+            except BadFrame as exc:
+                raise exc.at(offset, item.get("seq") if type(item.get("seq")) is int else None) from None
+            return
+        if game.complete:
+            raise BadRecord(offset, "record after game_end", seq=item.get("seq") if type(item.get("seq")) is int else None)
+        last = game.records[-1]["seq"] if game.records else -1
+        seq = check_record(item, offset, last, game.header["game_id"])
+        try:
+            record = game.codec.decode(item, game.budget)
+        except BadFrame as exc:
+            raise exc.at(offset, seq) from None
+        check_message(record["msg"], offset, seq)
+        game.records.append(record)
+        game.offsets.append(offset)
+        game.payloads.append(payload)
+
+    @staticmethod
+    def _count(game: GameLog, offset: int, payload: bytes) -> None:
+        game.nbytes += _FRAME.size + len(payload)
+        if game.nbytes > MAX_GAME_BYTES:
+            raise OverLimit(offset, f"game is longer than {MAX_GAME_BYTES >> 20} MiB of frames (limit of one game)")
+        try:
+            game.budget.charge(len(payload) + _FRAME_COST)
+        except BadFrame as exc:
+            raise exc.at(offset) from None
+
+    def _packed(self, offset: int, payload: bytes) -> None:
+        """One packed frame: exactly one game, its frames inflated and read one by one."""
+        data = _packed_data(offset, payload)
+        game: GameLog | None = None
+        inner = 0
+        try:
+            for inner, framed in _inflate(data):
+                kind = _kind(framed)
+                if game is None:
+                    if kind != _HEADER:
+                        raise BadPacking(offset, "packed frame does not start with a game's header")
+                    game = self._start(offset, framed)
+                elif kind != _RECORD:
+                    again = kind == _HEADER and _same_game(framed, game)
+                    raise WrongGame(offset, f"packed frame holds {'the same game twice' if again else 'more than one game'}")
+                else:
+                    self._record(game, offset, framed)
+        except BadFrame as exc:  # named by the packed frame's offset, and where inside it
+            if exc.offset is None or not (exc.reason.startswith("packed") or isinstance(exc, WrongGame)):
+                reason = exc.reason if exc.reason.startswith("packed") else f"packed game, its byte {inner}: {exc.reason}"
+                raise type(exc)(offset, reason, exc.seq) from None
+            raise
+        if game is None:
+            raise BadPacking(offset, "packed frame holds no game")
 
 
-def _unpack_game(item: dict[str, Any]) -> tuple[list[tuple[int, bytes]], str | None]:
-    """The frames inside a packed game, or the reason they cannot be had."""
-    if item.get("packed") != PACKED or not isinstance(item.get("data"), bytes):
-        return [], f"unknown packing {item.get('packed')!r}"
+def _same_game(payload: bytes, game: GameLog) -> bool:
     try:
-        data = zlib.decompress(item["data"])
-    except zlib.error as exc:
-        return [], f"packed game does not decompress ({exc})"
-    inner, bad = iter_frames(data, 0)
-    if bad is not None:
-        return [], f"packed game holds a bad frame at its byte {bad.offset}: {bad.reason}"
-    return inner, None
+        return Budget(MAX_GAME_MEMORY).unpack(payload).get("game_id") == game.header.get("game_id")
+    except (BadFrame, AttributeError):
+        return False
 
 
-def read_log(path: str | Path) -> LogFile:
-    """Read a log file. Raises LogError for a missing, unreadable or foreign file."""
+def _map(budget: Budget, payload: bytes, offset: int) -> dict[str, Any]:
     try:
-        data = Path(path).read_bytes()
+        item = budget.unpack(payload)
+    except BadFrame as exc:
+        raise exc.at(offset) from None
+    if not isinstance(item, dict):
+        raise BadPayload(offset, "payload is not a map")
+    return item
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _packed_data(offset: int, payload: bytes) -> memoryview:
+    """The compressed bytes of a packed frame laid out exactly as the writer lays it out."""
+    head = len(_PACKED_HEAD)
+    if payload.startswith(_PACKED_HEAD) and len(payload) > head:
+        width = {0xC4: 1, 0xC5: 2, 0xC6: 4}.get(payload[head], 0)
+        size = int.from_bytes(payload[head + 1 : head + 1 + width], "big") if width else -1
+        start = head + 1 + width
+        canonical = size < 256 and width == 1 or 256 <= size < 65536 and width == 2 or size >= 65536 and width == 4
+        if width and canonical and len(payload) - start == size:
+            return memoryview(payload)[start:]
+    if len(payload) > 8 and 0xA0 <= payload[8] <= 0xBF:  # the method, a short string
+        method = payload[9 : 9 + (payload[8] & 0x1F)].decode("utf-8", "replace")
+        if method != PACKED:
+            raise BadPacking(offset, f"unknown packing {_short(method)}")
+    raise BadPacking(offset, f"packed frame is not {{'packed': {PACKED!r}, 'data': <bytes>}} as the writer lays it out")
+
+
+def _inflate(data: memoryview) -> Iterator[tuple[int, bytes]]:
+    """(byte in the inflated game, payload) of each frame inside a packed game, inflated a chunk
+    at a time: never more than MAX_GAME_BYTES, never a frame over MAX_FRAME. Raises BadFrame
+    (without an offset: the caller's is the packed frame's)."""
+    inflater = zlib.decompressobj()
+    buf = bytearray()
+    base = total = fed = 0  # inflated byte at buf[0]; bytes inflated; compressed bytes fed
+    while not inflater.eof:
+        chunk = inflater.unconsumed_tail
+        if not chunk:
+            if fed >= len(data):
+                raise BadPacking(None, "compressed data ends before its stream does")
+            chunk, fed = data[fed : fed + _IN_CHUNK], fed + _IN_CHUNK
+        try:
+            out = inflater.decompress(chunk, _OUT_CHUNK)
+        except zlib.error as exc:
+            raise BadPacking(None, f"packed game does not decompress ({exc})") from None
+        total += len(out)
+        if total > MAX_GAME_BYTES:
+            raise OverLimit(None, f"packed game inflates past {MAX_GAME_BYTES >> 20} MiB (limit of one game)")
+        buf += out
+        pos = 0
+        while len(buf) - pos >= _FRAME.size:
+            length, crc = _FRAME.unpack_from(buf, pos)
+            if length > MAX_FRAME:
+                raise OverLimit(None, f"packed game holds a frame of {length} bytes at its byte {base + pos}")
+            if len(buf) - pos - _FRAME.size < length:
+                break
+            payload = bytes(buf[pos + _FRAME.size : pos + _FRAME.size + length])
+            if zlib.crc32(payload) != crc:
+                raise BadPacking(None, f"packed game holds a bad frame at its byte {base + pos}: checksum mismatch")
+            yield base + pos, payload
+            pos += _FRAME.size + length
+        del buf[:pos]
+        base += pos
+    if inflater.unused_data or fed < len(data):
+        raise BadPacking(None, "packed frame has bytes after its compressed stream")
+    if buf:
+        raise BadPacking(None, f"packed game holds a bad frame at its byte {base}: torn ({len(buf)} bytes)")
+
+
+# --- reading files -------------------------------------------------------------------------------
+
+def _read(f: BinaryIO, check: bool) -> LogFile:
+    if f.read(len(MAGIC)) != MAGIC:
+        raise NotALog("not a detente log (bad magic)")
+    reader = _Reader(check)
+    try:
+        for offset, payload in _frames(f, len(MAGIC)):
+            reader.frame(offset, payload)
+    except BadFrame as bad:
+        return LogFile(games=reader.games, bad=bad)
+    return LogFile(games=reader.games, bad=None)
+
+
+def parse_log(data: bytes, check: bool = False) -> LogFile:
+    """Parse a whole log held in memory. Raises LogError if it is not a detente log. `check`:
+    also the typed header and records (see the module doc); off by default for bytes our own
+    writer just made, on for `read_log`."""
+    return _read(io.BytesIO(data), check)
+
+
+def _open(path: str | Path, what: str) -> BinaryIO:
+    try:
+        return open(path, "rb")
     except FileNotFoundError:
-        raise LogError(f"no such log file: {path}") from None
+        raise LogError(f"no such {what}: {path}") from None
     except IsADirectoryError:
-        raise LogError(f"{path} is a directory, not a log file") from None
+        raise LogError(f"{path} is a directory, not a {what}") from None
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror}") from None
-    return parse_log(data)
 
 
-def read_game_at(path: str | Path, offset: int) -> tuple[GameLog, BadFrame | None]:
-    """The one game whose header frame starts at `offset` of a segment file (index lookups)."""
+def read_log(path: str | Path, check: bool = True) -> LogFile:
+    """Read a log file, checked. Raises LogError for a missing, unreadable or foreign file."""
+    with _open(path, "log file") as f:
+        try:
+            return _read(f, check)
+        except OSError as exc:
+            raise LogError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def read_game_at(path: str | Path, offset: int, game_id: str | None = None,
+                 check: bool = True) -> tuple[GameLog, BadFrame | None]:
+    """The one game whose header frame starts at `offset` of a segment file (index lookups).
+    With `game_id`, the frame there must be that game's (WrongGame otherwise). Raises LogError
+    when no game can be had there; returns the game and the first bad frame if it stops early."""
+    with _open(path, "log segment") as f:
+        try:
+            return _game_at(f, Path(path).name, offset, game_id, check)
+        except OSError as exc:
+            raise LogError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _game_at(f: BinaryIO, name: str, offset: int, game_id: str | None, check: bool) -> tuple[GameLog, BadFrame | None]:
+    if f.read(len(MAGIC)) != MAGIC:
+        raise NotALog(f"{name}: not a detente log segment (bad magic)")
+    if type(offset) is not int or offset < len(MAGIC):
+        raise WrongGame(None, f"{name}: offset {offset} is not the start of a game")
+    f.seek(offset)
+    reader = _Reader(check, expect=game_id)
+    pos = offset
     try:
-        f = open(path, "rb")
-    except FileNotFoundError:
-        raise LogError(f"no such log segment: {path}") from None
-    with f:
-        f.seek(offset)
-        game: GameLog | None = None
-        pos = offset
-        while True:
-            head = f.read(_FRAME.size)
-            if not head:
-                return _need(game, path, offset), BadFrame(pos, "segment ends before game_end")
-            if len(head) < _FRAME.size:
-                return _need(game, path, offset), BadFrame(pos, "torn frame header")
-            length, crc = _FRAME.unpack(head)
-            payload = f.read(length) if length <= MAX_FRAME else b""
-            if len(payload) != length or zlib.crc32(payload) != crc:
-                return _need(game, path, offset), BadFrame(pos, "torn tail or checksum mismatch")
-            item = unpack(payload)
-            if "packed" in item:
-                if game is not None:
-                    return game, BadFrame(pos, "next game starts before game_end")
-                return _packed_game(path, offset, pos, payload)
-            if "format" in item:
-                if game is not None:
-                    return game, BadFrame(pos, "next game starts before game_end")
-                game = GameLog(header=item)
-            elif game is None:
-                raise LogError(f"{path}: offset {offset} is not the start of a game")
-            else:
-                game.add(item, pos, payload)
-                if item["msg"]["kind"] == "game_end":
-                    return game, None
-            pos += _FRAME.size + length
-
-
-def _packed_game(path: str | Path, offset: int, pos: int, payload: bytes) -> tuple[GameLog, BadFrame | None]:
-    log = _collect([(pos, payload)])
-    if log.bad is not None and not log.games:
-        raise LogError(f"{path}: the packed game at offset {offset} is unreadable: {log.bad.reason}")
-    if len(log.games) != 1:
-        raise LogError(f"{path}: the packed frame at offset {offset} holds {len(log.games)} games, not one")
-    game = log.games[0]
-    if log.bad is None and not game.complete:
-        return game, BadFrame(pos, "packed game ends before game_end")
-    return game, log.bad
-
-
-def _need(game: GameLog | None, path: str | Path, offset: int) -> GameLog:
-    if game is None:
-        raise LogError(f"{path}: no game at offset {offset}")
-    return game
+        for pos, payload in _frames(f, offset):
+            kind = _kind(payload)
+            if not reader.games and kind == _RECORD:
+                raise WrongGame(pos, f"{name}: offset {offset} is not the start of a game")
+            if reader.games and kind != _RECORD:
+                return reader.games[0], BadFrame(pos, "next game starts before game_end")
+            reader.frame(pos, payload)
+            game = reader.games[0]
+            if kind == _PACKED_GAME:
+                return game, None if game.complete else BadFrame(pos, "packed game ends before game_end")
+            if game.complete:
+                return game, None
+    except BadFrame as bad:
+        if not reader.games:
+            raise type(bad)(bad.offset, f"{bad.reason} (in {name})" if name not in bad.reason else bad.reason, bad.seq) from None
+        return reader.games[0], bad
+    if not reader.games:
+        raise LogError(f"{name}: no game at offset {offset}")
+    return reader.games[0], BadFrame(pos, "segment ends before game_end")

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bus.codec import load
+from bus.errors import LogError, RejectedByRules
+from bus.header import check_header
 from bus.log import GameLog
 from games.api import State
 from games.registry import get_game
@@ -31,22 +33,33 @@ class Folded:
 
 
 def initial_state(header: dict[str, Any]) -> State:
+    """The game's starting state, once the header passes its typed check (BadHeader if not)."""
+    check_header(header)
     game = get_game(header["game"])
     return game.new_initial_state(game.options(header["options"]))
 
 
 def fold(log: GameLog, at: int | None = None, check: bool = True) -> Folded:
-    """The state after record `at` (default: the last record); checks digests when asked."""
+    """The state after record `at` (default: the last record); checks digests when asked.
+    The log is checked first (`GameLog.check`: a typed LogError, never a fold past a record out
+    of order); a record the rules refuse raises RejectedByRules with its seq and offset."""
+    log.check()
     state = initial_state(log.header)
     last, steps = -1, 0
-    for record in log.records:
+    for record, offset in zip(log.records, log.offsets):
         seq = record["seq"]
         if at is not None and seq > at:
             break
         last = seq
         msg = record["msg"]
-        if not apply_record(state, msg):
-            continue
+        try:
+            if not apply_record(state, msg):
+                continue
+        except LogError:
+            raise
+        except Exception as exc:  # the rules' own error for a move or outcome they cannot apply
+            raise RejectedByRules(offset, f"{msg['kind']} refused by the {log.header['game']} rules "
+                                  f"({type(exc).__name__}: {str(exc)[:120]})", seq) from exc
         steps += 1
         if check and state.digest() != msg["digest"]:
             raise DigestMismatch(seq, msg["digest"], state.digest())

@@ -47,8 +47,9 @@ def _talk(item: dict[str, Any]) -> str:
 
 
 def show(log: GameLog, at: int | None = None, context: int = 12) -> str:
-    """The game header, the state after record `at` (default: the end), and the last records."""
-    folded = fold(log, at=at, check=False)
+    """The game header, the state after record `at` (default: the end), and the last records.
+    A log that fails its checks raises a typed LogError (one line in the CLI)."""
+    folded = fold(log, at=at, check=False)  # checks the log first
     h = log.header
     agents = ", ".join(a["name"] for a in h["agents"])
     lines = [

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actors.match import play
-from bus.log import BadFrame, GameLog
+from actors.registry import AgentSpecError
+from bus.log import BadFrame, GameLog, LogError
 from replay.fold import DigestMismatch, fold
 
 
@@ -48,19 +49,27 @@ class _LockstepSink:
 def verify_game(log: GameLog, bad: BadFrame | None = None) -> Verdict:
     """Check one game. `bad` is the reader's first bad frame, if it stopped early."""
     if bad is not None:
-        return Verdict(False, str(bad), offset=bad.offset)
+        return Verdict(False, str(bad), seq=bad.seq, offset=bad.offset)
+    try:
+        log.check()  # typed header, valid records in seq order, all of this game
+    except LogError as exc:
+        return Verdict(False, str(exc), seq=exc.seq, offset=exc.offset)
     for expected, record in enumerate(log.records):
-        if record.get("seq") != expected or record.get("game") != log.header.get("game_id"):
-            return Verdict(False, f"record at seq {expected} is out of order or from another game", seq=expected)
+        if record["seq"] != expected:
+            return Verdict(False, f"record at seq {expected} is missing (the next is seq {record['seq']})", seq=expected)
     try:
         fold(log)
     except DigestMismatch as exc:
         return Verdict(False, str(exc), seq=exc.seq)
+    except LogError as exc:
+        return Verdict(False, str(exc), seq=exc.seq, offset=exc.offset)
     sink = _LockstepSink(log)
     try:
         play(log.header, sink)
     except _Diverged as exc:
         return Verdict(False, f"diverges at seq {exc.seq}: actors or rules no longer reproduce the recorded record", seq=exc.seq)
+    except AgentSpecError as exc:  # the header's agents, checked for shape only by the reader
+        return Verdict(False, f"the header's agents cannot be built: {exc}")
     if sink.n != len(log.records):
         return Verdict(False, f"diverges at seq {sink.n}: the rerun ends early", seq=sink.n)
     if not log.complete:

@@ -61,11 +61,11 @@ from games.diplomacy.talk import TALK_MODELS
 class DiplomacyOptions(Options):
     """Variant options."""
 
-    max_year: int = Field(1920, ge=1901)  # the game stops after winter of this year
+    max_year: int = Field(1920, ge=1901, le=9999)  # the game stops after winter of this year (ours: four digits)
     victory_centres: int = Field(18, ge=1, le=len(CENTRES))
     datc: Literal["2.4", "3.0"] = "2.4"  # 3.0: an adjacent move uses a convoy only if ordered VIA
     draw: Literal["centres", "survivors"] = "centres"  # how a draw's returns are shared
-    press_rounds: int = Field(3, ge=0)  # negotiation rounds before each movement phase's orders
+    press_rounds: int = Field(3, ge=0, le=50)  # negotiation rounds before each movement phase's orders (ours: <= 50)
     binding_deals: bool = False  # confirmed deals enforced: breaking orders replaced (BANDANA)
 
 

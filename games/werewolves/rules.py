@@ -50,16 +50,16 @@ _SEAT_KEYS = ("actor", "player", "target", "to")
 class WerewolvesOptions(Options):
     """Variant options; villagers are the seats left after werewolves, seers and doctors."""
 
-    players: int = Field(10, ge=3)
+    players: int = Field(10, ge=3)  # at most 64 seats, as in every game (ops.tournament.spec.MAX_SEATS, bus.header)
     werewolves: int = Field(2, ge=1)
     seers: int = Field(1, ge=0)
     doctors: int = Field(1, ge=0)
     reveal_roles: bool = True  # published game: a dead player's card is turned face up
     tie_rule: Literal["none", "revote_then_random"] = "none"
     end_at_parity: bool = False
-    discussion_rounds: int = Field(3, ge=0)
+    discussion_rounds: int = Field(3, ge=0, le=50)  # ours: AIWolf talks ~10 rounds a day at most
     first_phase: Literal["night", "day"] = "night"
-    max_days: int = Field(30, ge=1)
+    max_days: int = Field(30, ge=1, le=1000)  # ours
 
     @model_validator(mode="after")
     def _check_roles(self) -> "WerewolvesOptions":

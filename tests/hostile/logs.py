@@ -1,0 +1,162 @@
+"""Shared helpers of the hostile-log tests: real logs and segments, frames taken apart and put
+back (checksums recomputed, so only the reader's own checks stand between a forgery and a
+verdict), the outcome every reading must have, and peak memory."""
+
+from __future__ import annotations
+
+import tracemalloc
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from bus.codec import pack, unpack
+from bus.errors import LogError
+from bus.log import MAGIC, READ_MEMORY, GameLog, frame, iter_frames, parse_log
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+SMALL = "hanabi-random-2"  # 33 records, 8 KB: cheap to verify thousands of times
+TALKY = "werewolves-random-8p"  # 158 records with talk, deltas to many recipients
+
+
+@lru_cache(maxsize=None)
+def golden(stem: str) -> bytes:
+    return (GOLDEN / f"{stem}.log").read_bytes()
+
+
+def payloads_of(data: bytes) -> list[bytes]:
+    """The payloads of a plain log's frames, in file order (header first)."""
+    frames, bad = iter_frames(data, len(MAGIC))
+    assert bad is None
+    return [p for _, p in frames]
+
+
+def plain(payloads: list[bytes]) -> bytes:
+    """A plain log of these payloads, each framed with a correct checksum."""
+    return MAGIC + b"".join(frame(p) for p in payloads)
+
+
+def packed_frame(payloads: list[bytes], level: int = 1) -> bytes:
+    """One packed frame holding these payloads' frames, as PackedLogWriter lays it out."""
+    return frame(pack({"packed": "zlib", "data": zlib.compress(b"".join(frame(p) for p in payloads), level)}))
+
+
+def packed(games: list[list[bytes]]) -> bytes:
+    return MAGIC + b"".join(packed_frame(g) for g in games)
+
+
+@dataclass(frozen=True)
+class Original:
+    """What a game is: its header and its payloads as stored; a changed log is one whose games differ."""
+
+    header: bytes
+    payloads: tuple[bytes, ...]
+
+    @classmethod
+    def of(cls, game: GameLog) -> "Original":
+        return cls(pack(game.header), tuple(game.payloads))
+
+
+def originals(*datas: bytes) -> set[Original]:
+    return {Original.of(g) for data in datas for g in parse_log(data).games}
+
+
+@dataclass
+class Outcome:
+    error: LogError | None = None  # raised by the reader
+    games: int = 0
+    bad: LogError | None = None
+    verified: int = 0  # games that verified ok
+
+
+def judge(data: bytes, known: set[Original], verify: bool = True, show: bool = True) -> Outcome:
+    """Read `data` as the CLI would (checked), verify and show every game. Holds the invariants:
+    nothing but a LogError escapes, and a game that verifies ok is one of the `known` ones."""
+    from replay.show import show as show_game
+    from replay.verify import verify_game
+
+    try:
+        log = parse_log(data, check=True)
+    except LogError as exc:
+        return Outcome(error=exc)
+    assert log.bad is None or isinstance(log.bad, LogError)
+    out = Outcome(games=len(log.games), bad=log.bad)
+    for i, game in enumerate(log.games):
+        bad = log.bad if i == len(log.games) - 1 else None
+        if verify:
+            verdict = verify_game(game, bad)
+            if verdict.ok:
+                assert bad is None
+                assert Original.of(game) in known, "a changed game verifies as ok"
+                out.verified += 1
+        if show:
+            try:
+                show_game(game)
+            except LogError:
+                pass
+    return out
+
+
+def judge_unchecked(data: bytes) -> Outcome:
+    """`parse_log` without checks, then what a consumer does first (GameLog.check): typed errors only."""
+    try:
+        log = parse_log(data)
+    except LogError as exc:
+        return Outcome(error=exc)
+    for game in log.games:
+        try:
+            game.check()
+        except LogError:
+            pass
+    return Outcome(games=len(log.games), bad=log.bad)
+
+
+def peak_memory(fn: Callable[[], Any]) -> tuple[Any, int]:
+    """fn's result and the peak of Python's heap while it ran (tracemalloc), in bytes."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        result = fn()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def record_of(payload: bytes) -> dict[str, Any]:
+    return unpack(payload)
+
+
+SEGMENT_SPEC = {  # small Hanabi games: a segment of a few games is made in well under a second
+    "game": "hanabi",
+    "games": 6,
+    "seed": 11,
+    "segment_mib": 64,
+    "lineup": [{"agent": "random", "label": "r", "count": 2}],
+}
+
+
+def tournament_folder(out: Path, games: int = 4, compress: bool = True) -> list[dict[str, Any]]:
+    """A recorded tournament folder (segments made by the tournament's BatchPlayer, the index in
+    its store); the rows as recorded."""
+    from ops.tournament.runner import BatchPlayer
+    from ops.tournament.spec import parse_spec
+    from ops.tournament.store import Store
+
+    spec = parse_spec({**SEGMENT_SPEC, "games": games, "compress": compress})
+    player = BatchPlayer(str(out), spec.model_dump(mode="json"), "h-r001")
+    try:
+        rows = player.play(list(range(games)))
+    finally:
+        player.close()
+    store = Store(out)
+    try:
+        store.add(rows)
+    finally:
+        store.close()
+    return rows
+
+
+__all__ = ["GOLDEN", "SMALL", "TALKY", "READ_MEMORY", "golden", "payloads_of", "plain", "packed_frame", "packed",
+           "Original", "originals", "Outcome", "judge", "judge_unchecked", "peak_memory", "record_of",
+           "tournament_folder"]
