@@ -468,10 +468,11 @@ def _cmd_tournament_report(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(_no_nan(report), indent=2))
     elif args.format == "html":
-        from ops.tournament.html import format_html
+        from ops.tournament.html import format_html, write_game_pages
 
         _write_page(str(target), "--output", format_html(report, title=f"detente tournament: {args.dir}"))
-        print(f"wrote {target}")
+        pages = write_game_pages(args.dir, report, str(target.parent))
+        print(f"wrote {target} (and the pages of {pages} games under {target.parent / 'pages'})")
     else:
         print(format_text(report))
     return 0

@@ -32,7 +32,7 @@ LOGS = "logs"
 
 _COLUMNS = (
     "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
-    "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams",
+    "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams", "extra",
 )
 
 _SCHEMA = [
@@ -41,9 +41,10 @@ _SCHEMA = [
         game_id varchar primary key, idx bigint, seed ubigint, seats varchar[], agent_names varchar[], agents json,
         scores double[], ranks double[], winners integer[], roles varchar[], steps integer,
         records integer, summary varchar, errors integer, duration_ms double,
-        segment varchar, "offset" bigint, nbytes bigint, runner varchar, teams integer[][])""",
-    # stores made before teams were recorded: the column added, NULL for their games
+        segment varchar, "offset" bigint, nbytes bigint, runner varchar, teams integer[][], extra json)""",
+    # stores made before teams (and the games' extra facts) were recorded: the columns added, NULL for their games
     """alter table games add column if not exists teams integer[][]""",
+    """alter table games add column if not exists extra json""",
     # one row per (game, seat), derived: nothing to keep in step
     """create or replace view seats as
         select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win
@@ -138,7 +139,7 @@ class Store:
                 r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
                 r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
                 r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
-                r.get("teams") or [[s] for s in range(len(r["seats"]))],
+                r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
             ]
         marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
         before = self.count()
