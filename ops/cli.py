@@ -744,6 +744,8 @@ def _replay_more_parsers(rsub: Any) -> None:
     trans.add_argument("--out", type=_path, default=None, help="with --format html: write the page to this file")
     trans.add_argument("--game", type=_text(), default=None)
     trans.set_defaults(func=_cmd_transcript)
+    from ops.debugger import cli as debugger  # serve and page: the replay debugger
+    debugger.add_parsers(rsub)
 
 
 def _plugin_parsers(sub: Any) -> None:
