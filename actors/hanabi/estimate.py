@@ -15,6 +15,7 @@ A hand counts once per physical card (a G1 has three copies, so three times a G5
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from actors.hanabi.osawa import new_hints, playable_news
@@ -99,8 +100,8 @@ def estimate(view: View, a: float = 2.5, copies: bool = True) -> dict[int, int]:
     beliefs: dict[int, int] = {}
     for i in range(slots):
         dist = _others_news(p_news, weights, i)
-        e0 = sum(p * (s / k if k else l4) for (k, s), p in dist.items())
-        e1 = sum(p * ((s + weights[i]) / (k + 1)) for (k, s), p in dist.items())
+        e0 = math.fsum(p * (s / k if k else l4) for (k, s), p in dist.items())
+        e1 = math.fsum(p * ((s + weights[i]) / (k + 1)) for (k, s), p in dist.items())
         scored = sorted(((m * (e1 if can_news[i] and view.playable(c) else e0), c)
                          for c, m in cands[i]), reverse=True)
         if not scored or scored[0][0] <= 0.0:

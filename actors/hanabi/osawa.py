@@ -8,6 +8,7 @@ place it is taken (and in README.md, section Hanabi).
 
 from __future__ import annotations
 
+import math
 import random
 
 from actors.hanabi.view import View
@@ -46,7 +47,7 @@ def random_strategy(view: View, legal: list[str], rng: random.Random) -> str:
     kinds = [(0.3, hints), (0.4, list(DISCARDS[:size]) if view.can_discard() else []),
              (0.3, list(PLAYS[:size]))]
     kinds = [(w, acts) for w, acts in kinds if acts]
-    pick = rng.random() * sum(w for w, _ in kinds)
+    pick = rng.random() * math.fsum(w for w, _ in kinds)
     for w, acts in kinds:
         if pick < w:
             return acts[rng.randrange(len(acts))]

@@ -18,6 +18,7 @@ claims to be the seer and accuses it; every Intelligence Office reads that talk:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from actors.werewolves.knowledge import Beliefs, known_roles, normalise, role_counts
@@ -92,7 +93,7 @@ def fit_counts(beliefs: Beliefs, obs: dict[str, Any], params: WolfParams, sweeps
     rows = {seat: dict(beliefs[seat]) for seat in unknown}
     for _ in range(sweeps):
         for r in ROLES:
-            total = sum(rows[seat][r] for seat in unknown)
+            total = math.fsum(rows[seat][r] for seat in unknown)
             if total > 0.0:
                 for seat in unknown:
                     rows[seat][r] *= remaining[r] / total

@@ -63,7 +63,7 @@ class WolfIntelligenceOffice(IntelligenceOffice):
         prior = prior_beliefs(obs, self.params)
         t = threats(current_beliefs(view, self.params), obs["role"], self.params)
         alive = [q for q in obs["alive"] if q != me]
-        mean = sum(t[q] for q in alive) / len(alive) if alive else 0.0
+        mean = math.fsum(t[q] for q in alive) / len(alive) if alive else 0.0
         gain = self.params.role_gain(obs["role"])
         known = known_roles(obs)
         by_actor: dict[int, list[Action]] = {}
@@ -77,7 +77,7 @@ class WolfIntelligenceOffice(IntelligenceOffice):
             if q not in known and q != me and q in by_actor:
                 # Multiplying by each action's factors and renormalising each time (algorithm 6,
                 # lines 11-14) ends where one product of all factors, renormalised once, does.
-                total = sum((t[target] - mean) * decay ** max(0, today - day) for _, target, day in by_actor[q])
+                total = math.fsum((t[target] - mean) * decay ** max(0, today - day) for _, target, day in by_actor[q])
                 certainty = normalise({r: certainty[r] * math.exp(gain[r] * total) for r in ROLES})
             out[seat] = certainty
         if self.variant == "improved":

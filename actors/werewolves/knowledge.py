@@ -58,10 +58,10 @@ def current_beliefs(view: dict[str, Any], params: WolfParams) -> Beliefs:
 
 def threat(certainty: dict[str, float], base: dict[str, float]) -> float:
     """Thesis eq. 5.2: T_p = sum_i(B_i * C_i) / sum_i(B_i)."""
-    total = sum(base.get(r, 0.0) for r in ROLES)
+    total = math.fsum(base.get(r, 0.0) for r in ROLES)
     if total <= 0.0:
         return MIN_THREAT
-    value = sum(base.get(r, 0.0) * certainty.get(r, 0.0) for r in ROLES) / total
+    value = math.fsum(base.get(r, 0.0) * certainty.get(r, 0.0) for r in ROLES) / total
     return max(value, MIN_THREAT)
 
 
@@ -69,12 +69,12 @@ def threats(beliefs: Beliefs, role: str, params: WolfParams) -> dict[int, float]
     """T of every seat, to a player holding `role` (eq. 5.2 for each)."""
     base = params.base_threat(role)
     weights = [(r, base.get(r, 0.0)) for r in ROLES]
-    total = sum(b for _, b in weights)
+    total = math.fsum(b for _, b in weights)
     if total <= 0.0:
         return {int(seat): MIN_THREAT for seat in beliefs}
     out = {}
     for seat, c in beliefs.items():
-        out[int(seat)] = max(MIN_THREAT, sum(b * c.get(r, 0.0) for r, b in weights) / total)
+        out[int(seat)] = max(MIN_THREAT, math.fsum(b * c.get(r, 0.0) for r, b in weights) / total)
     return out
 
 
@@ -127,7 +127,7 @@ def target_of(action: str) -> int | None:
 
 
 def normalise(certainty: dict[str, float]) -> dict[str, float]:
-    total = sum(certainty[r] for r in ROLES)
+    total = math.fsum(certainty[r] for r in ROLES)
     if total <= 0.0 or not math.isfinite(total):
         return {r: 1.0 / len(ROLES) for r in ROLES}
     return {r: certainty[r] / total for r in ROLES}
