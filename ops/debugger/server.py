@@ -58,7 +58,7 @@ class DebugServer(ThreadingHTTPServer):
 
     def start(self) -> threading.Thread:
         """Serve in a background thread (tests, benchmarks); `shutdown()` stops it."""
-        thread = threading.Thread(target=self.serve_forever, name="detente-debugger", daemon=True)
+        thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="detente-debugger", daemon=True)
         thread.start()
         return thread
 
