@@ -705,8 +705,12 @@ def _tournament_parsers(sub: Any) -> None:
     tour = sub.add_parser("tournament", help="run, report and compact tournaments")
     tsub = tour.add_subparsers(dest="tournament_command", required=True, parser_class=_Parser)
     trun = tsub.add_parser("run", help="play every game of a spec not yet recorded in --out",
-                           description="One driver per folder: a second one on the same --out exits 2 at once, "
-                                       "naming the first (DIR/driver.lock).")
+                           description="A spec is at most 1 MiB of UTF-8 TOML with seed 0..2**63-1, games "
+                                       f"1..{MAX_GAMES:,}, at most {MAX_SEATS} seats, batch 1..10,000 and "
+                                       "segment_mib 1..4,096 (numbers as numbers); it is checked in full before "
+                                       "--out is made. One driver per folder: a second one on the same --out "
+                                       "exits 2 at once, naming the first (DIR/driver.lock). A full disk stops "
+                                       "the run with one line; rerun the same command to finish.")
     trun.add_argument("spec", type=_path, help="tournament spec (TOML, at most 1 MiB; bounds in its docs)")
     trun.add_argument("--out", type=_path, required=True, help="output folder (logs, results.duckdb)")
     trun.add_argument("--games", type=_bounded(1, MAX_GAMES), default=None, help=f"override the spec's number of games (1..{MAX_GAMES:,})")
