@@ -32,7 +32,7 @@ td,th{border-bottom:1px solid #eee;padding:2px 5px;text-align:left;vertical-alig
 th{background:#f3f3f3;font-weight:600}
 tr.here{background:var(--hi)}
 tr.kb-change td{font-style:italic}
-#messages .scroll{max-height:340px;overflow:auto}
+#messages .scroll{max-height:340px;overflow:auto;position:relative}
 #messages td.text{font-family:ui-monospace,monospace;font-size:12px;word-break:break-word}
 #filters input,#filters select{font:inherit;width:120px}
 a.seq,a.cause{cursor:pointer;color:#1558b0;text-decoration:none}
@@ -358,8 +358,9 @@ function showMessages(data, seq) {
     body.append(row);
   }
   $("messages-count").textContent = data.total + " messages" + (S.player !== null ? " observed by player " + S.player : "");
-  const here = body.querySelector("tr.here") || body.querySelector("tr");
-  if (here) here.scrollIntoView({block: "nearest"});
+  const here = body.querySelector("tr.here");
+  const box = body.closest(".scroll");
+  if (here && box) box.scrollTop = Math.max(0, here.offsetTop - box.clientHeight / 2);  // the list only, not the page
 }
 async function showRecord(seq) {
   try { $("record").textContent = JSON.stringify(await api.record(S.game, seq, S.player), null, 1); }
