@@ -43,7 +43,10 @@ class DebugError(ValueError):
 
 def hooks(plugin_board: str | None) -> dict[str, Callable[..., Any]]:
     """The optional debugger hooks a game's board module defines next to `board`: `phase(state)`
-    (a public label of the phase), `deals(log, player)` (the deal ledger as that seat knows it),
+    (a public label of the phase), `deals(step, memo)` (called on every step of the one walk, with
+    a dict of its own to keep between calls: the deal events this record makes, each a dict with
+    "deal", "type" (proposed, accepted, rejected, retracted, confirmed, kept, broken, lapsed...),
+    "by", "parties", "detail" and "seen_by", the seats that learn of it, None for everyone),
     `seat_names(state)` (public names of the seats, e.g. the powers)."""
     if not plugin_board:
         return {}
@@ -91,8 +94,13 @@ class DebugGame:
         self.chart_points: list[dict[str, Any]] = [{"title": t, "series": {}} for t, _ in charts]
         last_values: list[dict[str, float] | None] = [None] * len(charts)
         label = None
+        deals = self._hooks.get("deals")
+        memo: dict[str, Any] = {}
+        self.deal_events: list[dict[str, Any]] = []
         for pos, step in enumerate(walk(self.log)):
             state = step.state
+            if deals is not None:
+                self.deal_events += [{**e, "seq": step.seq} for e in deals(step, memo)]
             if not step.changed and pos:  # the first record names the opening phase
                 continue
             if step.changed:
@@ -191,9 +199,13 @@ class DebugGame:
         return self._cached("summaries", seat, lambda: [summary(self.records[i]) for i in self.visible(seat)])
 
     def ledger(self, seat: int | None) -> list[dict[str, Any]]:
-        """The deal ledger as `seat` knows it (the game's `deals` hook), each event with its seq."""
-        make = self._hooks.get("deals")
-        return self._cached("ledger", seat, lambda: list(make(self.log, seat)) if make else [])
+        """The deal ledger as `seat` knows it (the events the game's `deals` hook says it learns
+        of), each event with its seq."""
+        def build() -> list[dict[str, Any]]:
+            keep = ("seq", "deal", "type", "by", "parties", "detail")
+            return [{k: e.get(k) for k in keep} for e in self.deal_events
+                    if seat is None or e.get("seen_by") is None or seat in e["seen_by"]]
+        return self._cached("ledger", seat, build)
 
     def beliefs(self, seat: int | None) -> dict[str, Any]:
         """Belief series (all observers, or `seat`'s own IO), each point with its subject's seat."""

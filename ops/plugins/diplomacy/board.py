@@ -5,8 +5,7 @@ supply centre in its owner's colour, every unit, and the last adjudicated phase'
 the current phase are drawn thin (the whole game's view: everyone's; a power's view: its own).
 
 Also the debugger's hooks: `phase(state)` (the phase name, public), `seat_names(state)` (the
-powers) and `deals(log, player)` (the rules' deal ledger as a power sees it, each event with the
-seq that made it).
+powers) and `deals(step, memo)` (the rules' deal ledger, each event seen by the powers it names).
 """
 
 from __future__ import annotations
@@ -213,21 +212,15 @@ def seat_names(state: State) -> list[str]:
     return list(POWERS)
 
 
-def deals(log: Any, player: int | None) -> list[dict[str, Any]]:
-    """The rules' deal ledger (proposed, accepted, rejected, retracted, confirmed, broken, lapsed)
-    as `player`'s power sees it (None: all of it), each event stamped with the seq that made it."""
-    from replay.walk import walk
-
-    out: list[dict[str, Any]] = []
-    seen = 0
-    for step in walk(log):
-        if not step.changed:
-            continue
-        data = step.state.to_json()["deals"] if player is None else step.state.observation(player)["deals"]
-        events = data["events"]
-        for e in events[seen:]:
-            out.append({"seq": step.seq, "deal": e["deal"], "type": e["type"], "by": e.get("by") or "",
-                        "parties": list(e.get("to") or ()), "phase": e.get("phase"),
-                        "detail": e.get("detail") or ("enforced" if e.get("enforced") else "")})
-        seen = len(events)
-    return out
+def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rules' deal ledger (proposed, accepted, rejected, retracted, confirmed, broken, lapsed):
+    the events the record of `step` added, each seen by the powers it names (the rules' own rule,
+    `DealLedger.visible_to`)."""
+    if not step.changed or step.msg["kind"] not in ("talk_round", "step"):
+        return []
+    events = step.state.to_json()["deals"]["events"]
+    seen = memo.get("seen", 0)
+    memo["seen"] = len(events)
+    return [{"deal": e["deal"], "type": e["type"], "by": e.get("by") or "", "parties": list(e.get("to") or ()),
+             "detail": e.get("detail") or ("enforced" if e.get("enforced") else ""),
+             "seen_by": [POWERS.index(p) for p in e.get("to") or () if p in POWERS]} for e in events[seen:]]

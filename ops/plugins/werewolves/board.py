@@ -4,9 +4,9 @@ saw as arrows: the day's votes (public), the wolves' night votes (the wolves' an
 view only), with the night's protection and inspection for the doctor's, the seer's and the
 whole-game view.
 
-Also the debugger's hooks: `phase(state)` ("night 2", "day 2": public) and `deals(log, player)`
-(the joint votes and requests of the public talk that `player` heard, with who kept and who broke
-a bound joint vote, read off the day's public votes).
+Also the debugger's hooks: `phase(state)` ("night 2", "day 2": public) and `deals(step, memo)`
+(the joint votes and requests of the public talk, seen by those who heard it, with who kept and
+who broke a bound joint vote, read off the day's public votes).
 """
 
 from __future__ import annotations
@@ -108,63 +108,62 @@ def phase(state: State) -> str:
     return f"{obs['phase']} {obs['day']}"
 
 
-def deals(log: Any, player: int | None) -> list[dict[str, Any]]:
-    """Proposals, acceptances, rejections and retractions of the public talk `player` heard (None:
-    all of it), then, at the day's vote, who kept and who broke each bound joint vote."""
-    from actors.address import player_address
+def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deal events of one record: proposals, acceptances, rejections and retractions of the
+    public talk when a round is heard (seen by those who hear it), and at the day's vote, who kept
+    and who broke each bound joint vote (seen by everyone: the day's votes are public)."""
+    from actors.address import seat_of
     from actors.werewolves.deals import binding, read_deals
-    from replay.walk import walk
 
-    me = None if player is None else player_address(player)
-    out: list[dict[str, Any]] = []
-    lines: dict[int, list[dict[str, Any]]] = {}
-    heard: set[tuple[int, str, int]] = set()
-    seen_votes = 0
-    for step in walk(log):
-        msg = step.msg
-        kind = msg["kind"]
-        if kind == "heard" and msg["channel"] == "public" and (me is None or msg["to"] == me):
-            key = (msg["turn"], msg["channel"], msg["round"])
-            if key in heard:
-                continue
-            heard.add(key)
-            for line in msg["lines"]:
-                entry = {"round": msg["round"], "speaker": line["speaker"], "says": line["says"], "channel": "public"}
-                lines.setdefault(msg["turn"], []).append(entry)
-                out += _talk_events(step.seq, line)
-        elif kind == "step" and step.changed:
-            events = step.state.to_json()["events"] if player is None else step.state.observation(player)["events"]
-            votes = [e for e in events[seen_votes:] if e.get("type") == "day_votes"]
-            seen_votes = len(events)
-            if not votes or msg["turn"] not in lines:
-                continue
-            cast = {voter: target for voter, target in votes[-1]["votes"]}
-            ledger = read_deals(sorted(lines[msg["turn"]], key=lambda x: (x["round"], x["speaker"])))
-            for deal in ledger.values():
-                bound = [p for p in deal.binds() if binding(ledger, p) is deal]
-                for p in bound:
-                    if p in cast:
-                        kept = cast[p] == deal.target
-                        out.append({"seq": step.seq, "deal": f"p{deal.proposer}#{deal.proposal_id}",
-                                    "type": "kept" if kept else "broken", "by": f"p{p}",
-                                    "parties": [f"p{q}" for q in deal.binds()],
-                                    "detail": f"voted p{cast[p]}" + ("" if kept else f", not p{deal.target}")})
+    msg = step.msg
+    kind = msg["kind"]
+    if kind == "heard" and msg["channel"] == "public":
+        rounds = memo.setdefault("rounds", {})
+        key = (msg["turn"], msg["round"])
+        listener = seat_of(msg["to"])
+        if key in rounds:  # the same lines to another member: one more seat learns of them
+            rounds[key].append(listener)
+            return []
+        seen_by = rounds[key] = [listener]  # shared by this round's events (the debugger copies each event, not it)
+        events = []
+        for line in msg["lines"]:
+            memo.setdefault("lines", {}).setdefault(msg["turn"], []).append(
+                {"round": msg["round"], "speaker": line["speaker"], "says": line["says"], "channel": "public"})
+            events += _talk_events(line, seen_by)
+        return events
+    if kind != "step" or not step.changed:
+        return []
+    events = step.state.to_json()["events"]
+    votes = [e for e in events[memo.get("seen", 0):] if e.get("type") == "day_votes"]
+    memo["seen"] = len(events)
+    lines = memo.get("lines", {}).get(msg["turn"])
+    if not votes or not lines:
+        return []
+    cast = {voter: target for voter, target in votes[-1]["votes"]}
+    ledger = read_deals(sorted(lines, key=lambda x: (x["round"], x["speaker"])))
+    out = []
+    for deal in ledger.values():
+        for p in [p for p in deal.binds() if binding(ledger, p) is deal and p in cast]:
+            kept = cast[p] == deal.target
+            out.append({"deal": f"p{deal.proposer}#{deal.proposal_id}", "type": "kept" if kept else "broken",
+                        "by": f"p{p}", "parties": [f"p{q}" for q in deal.binds()], "seen_by": None,
+                        "detail": f"voted p{cast[p]}" + ("" if kept else f", not p{deal.target}")})
     return out
 
 
-def _talk_events(seq: int, line: dict[str, Any]) -> list[dict[str, Any]]:
+def _talk_events(line: dict[str, Any], seen_by: list[int]) -> list[dict[str, Any]]:
     speaker = line["speaker"]
     out = []
     for s in line["says"]:
         kind = s.get("kind")
         if kind == "ww_propose":
-            out.append({"seq": seq, "deal": f"p{speaker}#{s['proposal_id']}", "type": "proposed", "by": f"p{speaker}",
-                        "parties": [f"p{speaker}"], "detail": f"{s['deal'].replace('_', ' ')} against p{s['target']}"})
+            out.append({"deal": f"p{speaker}#{s['proposal_id']}", "type": "proposed", "by": f"p{speaker}",
+                        "parties": [f"p{speaker}"], "detail": f"{s['deal'].replace('_', ' ')} against p{s['target']}", "seen_by": seen_by})
         elif kind in ("ww_accept", "ww_reject"):
-            out.append({"seq": seq, "deal": f"p{s['proposer']}#{s['proposal_id']}",
+            out.append({"deal": f"p{s['proposer']}#{s['proposal_id']}",
                         "type": "accepted" if kind == "ww_accept" else "rejected", "by": f"p{speaker}",
-                        "parties": [f"p{s['proposer']}", f"p{speaker}"], "detail": ""})
+                        "parties": [f"p{s['proposer']}", f"p{speaker}"], "detail": "", "seen_by": seen_by})
         elif kind == "ww_retract":
-            out.append({"seq": seq, "deal": f"p{speaker}#{s['proposal_id']}", "type": "retracted", "by": f"p{speaker}",
-                        "parties": [f"p{speaker}"], "detail": ""})
+            out.append({"deal": f"p{speaker}#{s['proposal_id']}", "type": "retracted", "by": f"p{speaker}",
+                        "parties": [f"p{speaker}"], "detail": "", "seen_by": seen_by})
     return out
