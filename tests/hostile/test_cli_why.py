@@ -348,3 +348,17 @@ def test_pages_and_exports_replace_their_file_only_when_complete(old_log, tmp_pa
     code, out, _ = _run(capsys, "replay", "fork", old_log, "--at", 30, "--agents", "random:offices=", "--out", old_log)
     assert code == 0 and _run(capsys, "replay", "verify", old_log)[0] == 0  # forked over its own source
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.log", "page.html"]
+
+
+def test_permission_denied_is_one_line(old_log, capsys, monkeypatch):
+    """Root passes every permission check, so the denial is staged at open()."""
+    import ops.cli
+
+    def denied(path, mode="r", *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    before = _snapshot(old_log.parent)
+    monkeypatch.setattr(ops.cli, "open", denied, raising=False)
+    code, _, err = _run(capsys, "play", "werewolves", "--seed", 1, "--agents", "random", "--log", old_log)
+    assert code == 2 and _snapshot(old_log.parent) == before
+    _one_line(err, f"cannot write {old_log}: Permission denied")
