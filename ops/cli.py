@@ -607,6 +607,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
         for name in game_names():
             doc = get_plugin(name).doc.strip()
             print(f"{name}: {doc.splitlines()[0] if doc else ''}")
+        print("(each game's options, defaults and bounds: detente games NAME, or detente games --options)")
         return 0
     print(_options_text(names), end="")
     return 0
