@@ -54,6 +54,9 @@ def verify_game(log: GameLog, bad: BadFrame | None = None) -> Verdict:
         log.check()  # typed header, valid records in seq order, all of this game
     except LogError as exc:
         return Verdict(False, str(exc), seq=exc.seq, offset=exc.offset)
+    fork = log.header.get("fork")
+    if fork is not None and fork["before"] == log.header["agents"]:
+        return Verdict(False, "the header's fork changes no seat: not a fork of anything")
     for expected, record in enumerate(log.records):
         if record["seq"] != expected:
             return Verdict(False, f"record at seq {expected} is missing (the next is seq {record['seq']})", seq=expected)

@@ -163,3 +163,43 @@ def test_damaged_packed_game_is_named_by_its_frame_offset(good):
     assert log.bad is not None and log.bad.offset == first_end and "checksum" in log.bad.reason
     torn = parse_log(packed[: first_end + 100])
     assert len(torn.games) == 1 and torn.bad.offset == first_end and "torn" in torn.bad.reason
+
+
+def test_every_reading_failure_is_a_typed_log_error_with_its_place():
+    """Issue 12: the reader's failures are LogError subclasses carrying the offset (and seq);
+    they survive pickling (runners may hand them across processes)."""
+    import pickle
+
+    from bus.errors import BadFrame, ChecksumMismatch, OutOfOrder
+
+    assert issubclass(BadFrame, LogError) and issubclass(ChecksumMismatch, BadFrame)
+    error = OutOfOrder(1234, "seq 5 comes after seq 7: seqs must increase", 5)
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is OutOfOrder and (again.offset, again.seq, str(again)) == (1234, 5, str(error))
+    assert str(error) == "bad frame at byte offset 1234 (seq 5): seq 5 comes after seq 7: seqs must increase"
+
+
+def test_read_log_checks_the_header_parse_log_only_when_asked(tmp_path):
+    from bus.errors import BadHeader
+
+    buf = io.BytesIO()
+    writer = LogWriter(buf)
+    writer.header({"game": "x", "game_id": "g"})  # no seed, agents, options: not a header any game has
+    path = tmp_path / "x.log"
+    path.write_bytes(buf.getvalue())
+    assert parse_log(buf.getvalue()).games[0].header["game"] == "x"
+    for log in (read_log(path), parse_log(buf.getvalue(), check=True)):
+        assert not log.games and isinstance(log.bad, BadHeader) and log.bad.offset == len(MAGIC)
+    with pytest.raises(BadHeader):
+        parse_log(buf.getvalue()).games[0].check()
+
+
+def test_index_read_checks_the_game_id_it_was_asked_for(good, tmp_path):
+    from bus.errors import WrongGame
+
+    path = tmp_path / "seg.dlog"
+    path.write_bytes(_packed([good]))
+    game, bad = read_game_at(path, len(MAGIC), game_id="werewolves-5")
+    assert bad is None and game.header["game_id"] == "werewolves-5"
+    with pytest.raises(WrongGame, match="werewolves-5"):
+        read_game_at(path, len(MAGIC), game_id="werewolves-6")
