@@ -44,6 +44,7 @@ pre{font-size:11.5px;max-height:320px;overflow:auto;background:#f6f6f6;padding:6
 .chart circle{cursor:pointer}
 .legend span{display:inline-block;margin-right:10px}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:3px;vertical-align:middle}
+#ledger .scroll{max-height:420px;overflow:auto}
 .ledger-broken{color:#b00020;font-weight:600}
 .diff-path{font-family:ui-monospace,monospace}
 #fork input{width:220px}
@@ -81,7 +82,11 @@ function svgEl(tag, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   return e;
 }
-function colour(seat) { return seat === null || seat === undefined ? "#999" : PALETTE[seat % PALETTE.length]; }
+function colour(seat) {
+  if (seat === null || seat === undefined) return "#999";
+  const own = S.meta && S.meta.colours;  // the board's own colour for the seat, where the game gives one
+  return own && own[seat] ? own[seat] : PALETTE[seat % PALETTE.length];
+}
 function banner(text, kind) {
   const b = $("banner");
   b.textContent = text || "";
@@ -321,6 +326,7 @@ async function go(seq, first) {
     const [at, msgs] = await Promise.all([api.at(S.game, seq, S.player), api.messages(S.game, S.player, seq, S.filters)]);
     if (ticket !== S.busy) return;
     $("board").innerHTML = at.board || "<p class='muted'>(this game has no board)</p>";
+    scalable($("board"));
     $("board").setAttribute("data-seq", seq);
     $("phase-now").textContent = (at.phase || "") + " · seq " + seq + " of " + meta.first + ".." + meta.last;
     showMessages(msgs, seq);
@@ -330,6 +336,13 @@ async function go(seq, first) {
     if (S.fork) await showCompare(seq);
     document.body.setAttribute("data-ready-seq", seq);
   } catch (e) { banner(e.message); }
+}
+function scalable(box) {
+  // a board drawn at a fixed size scales to its panel: give it the viewBox of that size
+  for (const svg of box.querySelectorAll(":scope > svg")) {
+    if (!svg.getAttribute("viewBox") && svg.getAttribute("width") && svg.getAttribute("height"))
+      svg.setAttribute("viewBox", "0 0 " + parseFloat(svg.getAttribute("width")) + " " + parseFloat(svg.getAttribute("height")));
+  }
 }
 function step(delta) {
   const seqs = S.seqs;
@@ -587,6 +600,7 @@ async function showCompare(seq) {
   try {
     const [a, b] = await Promise.all([api.at(S.game, seq, S.player), api.at(f.game_id, s, S.player)]);
     $("compare-left").innerHTML = a.board; $("compare-right").innerHTML = b.board;
+    scalable($("compare-left")); scalable($("compare-right"));
   } catch (e) { $("compare-right").textContent = e.message; }
 }
 

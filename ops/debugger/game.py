@@ -47,12 +47,13 @@ def hooks(plugin_board: str | None) -> dict[str, Callable[..., Any]]:
     a dict of its own to keep between calls: the deal events this record makes, each a dict with
     "deal", "type" (proposed, accepted, rejected, retracted, confirmed, kept, broken, lapsed...),
     "by", "parties", "detail" and "seen_by", the seats that learn of it, None for everyone),
-    `seat_names(state)` (public names of the seats, e.g. the powers)."""
+    `seat_names(state)` (public names of the seats, e.g. the powers), `seat_colours(state)` (the
+    colour the board gives each seat, so that the page uses the same one everywhere)."""
     if not plugin_board:
         return {}
     module = plugin_board.partition(":")[0]
     found = {}
-    for name in ("phase", "deals", "seat_names"):
+    for name in ("phase", "deals", "seat_names", "seat_colours"):
         try:
             found[name] = resolve(f"{module}:{name}")
         except PluginError:
@@ -123,6 +124,8 @@ class DebugGame:
         self.snapshots.insert(0, initial_state(self.header))
         names = self._hooks.get("seat_names")
         self.seat_names = [str(n) for n in names(self.snapshots[0])] if names else ["" for _ in range(self.players)]
+        colours = self._hooks.get("seat_colours")
+        self.seat_colours = [str(c) for c in colours(self.snapshots[0])] if colours else None
 
     def last_seq(self) -> int:
         return self.seqs[-1] if self.seqs else -1
@@ -371,6 +374,7 @@ class DebugGame:
             "warning": self.warning, "phases": self.phases, "marks": self.marks(seat),
             "beliefs": self.beliefs(seat), "charts": self.chart_points if seat is None else [],
             "ledger": self.ledger(seat), "outcome": outcome, "has_board": self._board is not None,
+            "colours": self.seat_colours,
         }
 
     def at(self, seq: int, seat: int | None) -> dict[str, Any]:

@@ -67,7 +67,7 @@ _BODY = """
   </div>
   <div>
    <div class="panel" id="ledger"><h2>deal ledger <span id="ledger-count" class="muted"></span></h2>
-    <table><thead><tr><th>seq</th><th>deal</th><th>event</th><th>by</th><th>parties</th><th>detail</th></tr></thead><tbody id="ledger-body"></tbody></table></div>
+    <div class="scroll"><table><thead><tr><th>seq</th><th>deal</th><th>event</th><th>by</th><th>parties</th><th>detail</th></tr></thead><tbody id="ledger-body"></tbody></table></div></div>
    <div class="panel"><h2>knowledge base <select id="kb-seat" aria-label="seat"></select></h2><div id="detail"></div></div>
   </div>
  </div>

@@ -5,7 +5,8 @@ supply centre in its owner's colour, every unit, and the last adjudicated phase'
 the current phase are drawn thin (the whole game's view: everyone's; a power's view: its own).
 
 Also the debugger's hooks: `phase(state)` (the phase name, public), `seat_names(state)` (the
-powers) and `deals(step, memo)` (the rules' deal ledger, each event seen by the powers it names).
+powers), `seat_colours(state)` (theirs on this board) and `deals(step, memo)` (the rules' deal
+ledger, each event seen by the powers it names).
 """
 
 from __future__ import annotations
@@ -210,6 +211,11 @@ def phase(state: State) -> str:
 def seat_names(state: State) -> list[str]:
     """The powers, in seat order."""
     return list(POWERS)
+
+
+def seat_colours(state: State) -> list[str]:
+    """The powers' colours on this board, in seat order (the debugger colours each seat so)."""
+    return [COLOURS[p] for p in POWERS]
 
 
 def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
