@@ -59,6 +59,7 @@ class Source:
         self._cache: OrderedDict[str, DebugGame] = OrderedDict()
         self._extra: dict[str, Path] = {}  # forks made by this server: game id -> log file
         self._extra_rows: list[dict[str, Any]] = []
+        self._loading: dict[str, threading.Lock] = {}
 
     # -- to implement ------------------------------------------------------------------------
 
@@ -78,6 +79,18 @@ class Source:
             if game_id in self._cache:
                 self._cache.move_to_end(game_id)
                 return self._cache[game_id]
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        with loading:  # two requests for one game: it is read once, the second waits for it
+            with self._lock:
+                if game_id in self._cache:
+                    return self._cache[game_id]
+            try:
+                return self._open(game_id)
+            finally:
+                with self._lock:
+                    self._loading.pop(game_id, None)
+
+    def _open(self, game_id: str) -> DebugGame:
         if game_id in self._extra:
             log, bad, origin = _read_one(self._extra[game_id], game_id)
         else:
@@ -94,7 +107,7 @@ class Source:
             game = DebugGame(log, warning=str(bad) if bad else None, origin=origin)
         except LogError as exc:
             raise DebugError(f"game {game_id} cannot be replayed: {exc}", 422) from None
-        except (KeyError, TypeError, ValueError) as exc:  # a record the rules refuse
+        except Exception as exc:  # a record the rules refuse (hostile or from other code): not this server's fault
             raise DebugError(f"game {game_id} cannot be replayed: {type(exc).__name__}: {exc}", 422) from None
         with self._lock:
             self._cache[game_id] = game
@@ -248,7 +261,10 @@ class FolderSource(Source):
         self._where: dict[str, Path] = {}
         self._all: list[dict[str, Any]] = []
         self.skipped: list[str] = []
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".log", ".dlog") and p.is_file())
+        root = path.resolve()
+        # a link that leads out of the folder is not followed: only files inside it are read
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".log", ".dlog") and p.is_file()
+                       and p.resolve().is_relative_to(root))
         for file in files[:MAX_FILES]:
             try:
                 logfile = read_log(file)

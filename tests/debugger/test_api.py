@@ -188,3 +188,21 @@ def test_the_server_checks_host_token_and_origin(serve, tmp_path):
         got, body = s.call("POST", "/api/game/diplomacy-4/fork", payload, {"X-Detente-Token": s.token})
         assert got == status, (payload, got, body)
     assert sorted(p.name for p in (tmp_path / "out" / "forks").iterdir()) == [path.name]  # nothing else written
+
+
+def test_a_folder_of_logs_lists_every_game_inside_it_only(serve, tmp_path):
+    folder = tmp_path / "logs"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(golden("hanabi"), folder / "a.log")
+    shutil.copy(golden("werewolves"), folder / "sub" / "b.log")
+    (folder / "junk.log").write_bytes(b"junk")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(golden("diplomacy"), outside / "c.log")
+    (folder / "link").symlink_to(outside, target_is_directory=True)
+    (folder / "d.log").symlink_to(outside / "c.log")
+    s = serve(folder)
+    listing = s.get("/api/games")
+    assert listing["kind"] == "folder" and sorted(g["game_id"] for g in listing["games"]) == ["hanabi-6", "werewolves-7"]
+    assert s.get("/api/game/werewolves-7")["complete"]
+    assert s.call("GET", "/api/game/diplomacy-4")[0] == 404  # reachable only through links out of the folder

@@ -93,6 +93,10 @@ def test_step_by_keyboard_and_by_url(browser, serve, name):
     _key(browser, "ARROW_DOWN")
     _ready(browser, after)
     _board_matches_fold(browser, log, after)
+    marks = s.get(f"/api/game/{gid}")["marks"]
+    trust = next(t for t in marks["trust"] if t > after)
+    browser.find_element("id", "next-trust").click()  # jump to the next trust change
+    _ready(browser, trust)
     last = seqs[-1]
     browser.execute_script("location.hash = arguments[0]", f"#game={gid}&seq={last}")  # a linked position
     _ready(browser, last)

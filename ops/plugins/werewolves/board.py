@@ -111,7 +111,8 @@ def phase(state: State) -> str:
 def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
     """The deal events of one record: proposals, acceptances, rejections and retractions of the
     public talk when a round is heard (seen by those who hear it), and at the day's vote, who kept
-    and who broke each bound joint vote (seen by everyone: the day's votes are public)."""
+    and who broke each bound joint vote (seen by those who heard the day's talk: the votes are
+    public, the deals are known to whoever heard them made)."""
     from actors.address import seat_of
     from actors.werewolves.deals import binding, read_deals
 
@@ -140,13 +141,14 @@ def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
     if not votes or not lines:
         return []
     cast = {voter: target for voter, target in votes[-1]["votes"]}
+    heard = sorted({q for (turn, _), seats in memo["rounds"].items() if turn == msg["turn"] for q in seats})
     ledger = read_deals(sorted(lines, key=lambda x: (x["round"], x["speaker"])))
     out = []
     for deal in ledger.values():
         for p in [p for p in deal.binds() if binding(ledger, p) is deal and p in cast]:
             kept = cast[p] == deal.target
             out.append({"deal": f"p{deal.proposer}#{deal.proposal_id}", "type": "kept" if kept else "broken",
-                        "by": f"p{p}", "parties": [f"p{q}" for q in deal.binds()], "seen_by": None,
+                        "by": f"p{p}", "parties": [f"p{q}" for q in deal.binds()], "seen_by": heard,
                         "detail": f"voted p{cast[p]}" + ("" if kept else f", not p{deal.target}")})
     return out
 
