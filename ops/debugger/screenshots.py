@@ -16,8 +16,21 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_LOGS = ("diplomacy-alphadip-4", "werewolves-alphawolf-7", "hanabi-alpha-6", "battleline-random-1",
-                "risk-random-2", "dominoes-alpha-pair-3")
+
+
+def default_logs() -> list[Path]:
+    """One golden log of every installed game with a board, an Alpha agent's where there is one."""
+    from games.registry import game_names, get_plugin
+
+    golden = ROOT / "tests" / "golden"
+    logs = []
+    for name in game_names():
+        if not get_plugin(name).board:
+            continue
+        found = sorted(golden.glob(f"{name}-*.log"), key=lambda p: ("alpha" not in p.name, p.name))
+        if found:
+            logs.append(found[0])
+    return logs
 
 
 def _seqs(game: Any) -> list[int]:
@@ -31,7 +44,7 @@ def screenshots(driver: Any, out: Path, logs: list[Path] | None = None) -> list[
     from ops.debugger.source import open_source
 
     out.mkdir(parents=True, exist_ok=True)
-    logs = logs or [p for p in (ROOT / "tests" / "golden" / f"{n}.log" for n in DEFAULT_LOGS) if p.is_file()]
+    logs = logs or default_logs()
     written: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
         for log in logs:
@@ -44,15 +57,14 @@ def screenshots(driver: Any, out: Path, logs: list[Path] | None = None) -> list[
                 target = out / f"{game.game}-{n}-seq{seq}.png"
                 driver.find_element("css selector", "svg").screenshot(str(target))
                 written.append(target)
-            if game.game == "diplomacy":
-                page = Path(tmp) / "viewer.html"
-                page.write_text(export_page(game, None))
-                mid = _seqs(game)[1]
-                driver.get(page.as_uri() + f"#seq={mid}")
-                _wait_ready(driver, mid)
-                target = out / f"viewer-{game.game}.png"
-                driver.save_screenshot(str(target))
-                written.append(target)
+            page = Path(tmp) / "viewer.html"  # and the whole viewer, at the middle seq
+            page.write_text(export_page(game, None))
+            mid = _seqs(game)[1]
+            driver.get(page.as_uri() + f"#seq={mid}")
+            _wait_ready(driver, mid)
+            target = out / f"viewer-{game.game}.png"
+            driver.save_screenshot(str(target))
+            written.append(target)
     return written
 
 
