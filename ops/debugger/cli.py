@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.host not in LOOPBACK:
             print(f"warning: listening on {args.host}, not only on this machine", file=sys.stderr)
         sys.stdout.flush()
+        first = source.first_game()
+        if source.kind == "log" and first is not None:  # index the log's first game while the browser starts
+            threading.Thread(target=_warm, args=(source, first), daemon=True).start()
 
     try:
         serve(source, args.host, args.port, out, on_ready=ready)
@@ -99,6 +103,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("stopped")
     return 0
+
+
+def _warm(source: Any, game_id: str) -> None:
+    from ops.debugger.game import DebugError
+
+    try:
+        source.game(game_id)
+    except DebugError:
+        pass  # the browser will be told when it asks
 
 
 def cmd_page(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import socket
 import sys
 import threading
 import traceback
@@ -28,6 +29,8 @@ from ops.debugger.page import app_page, error_page
 from ops.debugger.source import Source
 
 TOKEN_HEADER = "X-Detente-Token"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 STATIC = {"/static/app.js": ("application/javascript; charset=utf-8", assets.APP_JS),
@@ -44,12 +47,13 @@ class DebugServer(ThreadingHTTPServer):
         self.api = Api(source, out)
         self.token = token or secrets.token_urlsafe(18)
         self.quiet = quiet
+        if ":" in host:
+            self.address_family = socket.AF_INET6
         super().__init__((host, port), _Handler)
         self.host = host
         port = self.server_address[1]
         self.port = port
-        names = {host, "127.0.0.1", "localhost", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else {host}
-        self.allowed_hosts = {f"{name}:{port}" for name in names} | ({f"[{host}]:{port}"} if ":" in host else set())
+        self.allowed_hosts = {f"{name}:{port}" for name in host_names(host)}
 
     @property
     def url(self) -> str:
@@ -61,6 +65,18 @@ class DebugServer(ThreadingHTTPServer):
         thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="detente-debugger", daemon=True)
         thread.start()
         return thread
+
+
+def host_names(host: str) -> set[str]:
+    """The names a request's Host header may give this server (DNS rebinding gets none of them):
+    the address it listens on; for loopback, every loopback name; for a wildcard address, this
+    machine's names too."""
+    names = {f"[{host}]" if ":" in host else host}
+    if host in LOOPBACK or host in WILDCARD:
+        names |= {"127.0.0.1", "localhost", "[::1]"}
+    if host in WILDCARD:
+        names |= {socket.gethostname(), socket.getfqdn()}
+    return names
 
 
 class _Handler(BaseHTTPRequestHandler):
