@@ -77,6 +77,12 @@ class DeepBarcaParams(BaseModel):
     # 3.6 "except for very specific situations relating to specific cards": ours, one situation:
     # a morale card (Leader, Cavalry, Shield Bearers) that completes a formation proved at once.
     morale_proves: bool = True
+    # Ours: with no troop to play and the opponent's last turn a pass, a second pass would end the
+    # game drawn (rules option double_pass); ahead, the agent plays any tactics card instead.
+    avoid_double_pass: bool = True
+    # Ours: holding no tactics card and with this many free slots or fewer left on its side, the
+    # agent draws one, so that it is not left with nothing but a pass (0: never).
+    endgame_slots: int = Field(3, ge=0, le=36)
 
     # -- ours: the President's choice and the Intelligence Office ---------------------------------
     suggestions: int = Field(5, ge=1)  # moves handed to the President, best first

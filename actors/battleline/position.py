@@ -34,6 +34,7 @@ class Position:
         "op",
         "opp_tactics",
         "opp_troops",
+        "opponent_passed",
         "phase",
         "sides",
         "stamps",
@@ -63,6 +64,8 @@ class Position:
         pos.known_opp = {CARD_OF[c] for c in obs["opponent_hand"]["known"]}
         pos.clock = 0
         pos.phase = obs["phase"]
+        last = next((a for seat, a in reversed(obs["history"]) if seat == pos.op), None)
+        pos.opponent_passed = last == "pass"  # its last turn was a pass
         return pos
 
     def copy(self) -> Position:
@@ -74,6 +77,8 @@ class Position:
         new.fog, new.mud, new.claimed = list(self.fog), list(self.mud), list(self.claimed)
         new.hand = list(self.hand)
         new.gone = set(self.gone)
+        new.tactics_played, new.leader_played = list(self.tactics_played), list(self.leader_played)
+        new.known_opp = set(self.known_opp)
         return new
 
     # -- what is where ---------------------------------------------------------------------
@@ -93,6 +98,9 @@ class Position:
         (the claimant's own hand included, 1.1 item 2)."""
         seen = self.on_board() | self.gone
         return Pool([c for c in range(N_TROOPS) if c not in seen])
+
+    def free_slots(self, seat: int) -> int:
+        return sum(self.need(f) - len(self.sides[f][seat]) for f in self.open_flags(seat))
 
     def open_flags(self, seat: int) -> list[int]:
         return [f for f in range(FLAGS) if self.claimed[f] < 0 and len(self.sides[f][seat]) < self.need(f)]

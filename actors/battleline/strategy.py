@@ -415,6 +415,10 @@ def _play(pos: Position, legal: list[str], params: DeepBarcaParams,
         chosen = _morale_proving(ctx, legal)
         if chosen is not None:
             rule = "ours: morale card proves a flag"
+    if chosen is None and tactics_ok and params.avoid_double_pass and _opponent_stuck(pos):
+        chosen = _unlock(ctx, legal)
+        if chosen is not None:
+            rule = "ours: a tactics card lets the opponent play again"
     ranked: Suggestions = [(t.action, t.game) for t in tried[:params.suggestions]]
     if chosen is None and not ranked:
         rule, chosen = _no_troop(ctx, legal, before, tactics_ok)
@@ -427,15 +431,38 @@ def _play(pos: Position, legal: list[str], params: DeepBarcaParams,
 
 def _no_troop(ctx: Context, legal: list[str], before: float, tactics_ok: bool) -> tuple[str, str]:
     """No troop can be played (ours, a "specific situation" of 3.6): the tactics play with the best
-    game chance if it loses none, else Scout with no troop in hand and room to play one, else pass."""
+    game chance if it loses none, else Scout with no troop in hand and room to play one; else pass,
+    unless the opponent passed last turn and we are ahead (a second pass would draw the game:
+    option double_pass), when any tactics card is better than the draw."""
+    pos = ctx.pos
     if tactics_ok:
         tried = try_tactics(ctx, tactic_plays(legal))
         if tried and tried[0][0].game >= before:
             return "ours: no troop to play, best tactics card", tried[0][0].action
-        pos = ctx.pos
         if "play:scout" in legal and not any(c < N_TROOPS for c in pos.hand) and pos.open_flags(pos.me):
             return "ours: no troop to play, Scout for troops", "play:scout"
+        if ctx.params.avoid_double_pass and pos.opponent_passed and before > 0.5:
+            if tried:
+                return "ours: no troop to play, a tactics card rather than a drawn game", tried[0][0].action
+            if "play:scout" in legal:
+                return "ours: no troop to play, Scout rather than a drawn game", "play:scout"
     return ("pass", "pass") if "pass" in legal else ("no troop", legal[0])
+
+
+def _opponent_stuck(pos: Position) -> bool:
+    """The opponent holds no troop and is a tactics card ahead: it can only pass (1.1)."""
+    return pos.opp_troops == 0 and pos.opp_tactics > 0 and not pos.can_play_tactic(pos.op)
+
+
+def _unlock(ctx: Context, legal: list[str]) -> str | None:
+    """Ours: a stuck opponent passes until we play a tactics card, and two passes in a row draw
+    the game; ahead, we play our best tactics card (Scout if it is the only one)."""
+    if ctx.game([fc.p for fc in ctx.flags])[0] <= 0.5:
+        return None
+    tried = try_tactics(ctx, tactic_plays(legal))
+    if tried:
+        return tried[0][0].action
+    return "play:scout" if "play:scout" in legal else None
 
 
 def _wins(pos: Position, action: str) -> bool:
@@ -491,10 +518,12 @@ def _draw(pos: Position, legal: list[str], params: DeepBarcaParams) -> tuple[Sug
         elif len(held) == 1:
             weak = NAMES[held[0]] in params.less_useful or (held[0] in LEADERS and pos.leader_played[pos.me])
             want = len(danger) >= 2 or weak
+    rule = "3.6 defensive tactics draw" if want else "draw a troop"
+    if (not want and not held and params.endgame_slots and pos.free_slots(pos.me) <= params.endgame_slots
+            and playable_tactics_left(pos, held)):
+        want, rule = True, "ours: a tactics card for when no troop can be played"
     action = "draw:tactics" if want else "draw:troops"
-    return ([(action, RULE_UTILITY)],
-            {"rule": "3.6 defensive tactics draw" if want else "draw a troop", "threats": danger,
-             "tactics_held": len(held)})
+    return [(action, RULE_UTILITY)], {"rule": rule, "threats": danger, "tactics_held": len(held)}
 
 
 def _scout_return(pos: Position, legal: list[str], params: DeepBarcaParams) -> tuple[Suggestions, dict[str, Any]]:
