@@ -51,8 +51,8 @@ class GamePlugin:
       budget of their own for this game, quick demos)
     - report: a function (games: list of recorded game rows, each with its `extra`) -> a list of
       report sections `{"title", "rows": [{"label", "value", "ci": [lo, hi] or None, "n"}],
-      "histogram": {value: count} or None}` (Diplomacy's centres and solo rates, Hanabi's perfect
-      games); tournament reports print them in text, JSON and HTML
+      "histogram": {value: count} or None}` (a board game's solo and survival rates, a cooperative
+      game's perfect scores); tournament reports print them in text, JSON and HTML
     """
 
     name: str

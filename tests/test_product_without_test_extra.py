@@ -28,7 +28,7 @@ imported = 0
 for top in ('games', 'bus', 'actors', 'replay', 'ops'):
     package = importlib.import_module(top)
     for info in pkgutil.walk_packages(package.__path__, top + '.'):
-        if info.name.startswith('ops.bench.') or info.name == 'ops.quickstart':
+        if info.name.startswith('ops.bench.') or info.name == 'ops.examples.quickstart':
             continue
         importlib.import_module(info.name)
         imported += 1

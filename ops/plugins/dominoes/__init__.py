@@ -2,7 +2,11 @@
 rules, the seed's individualist and glutton-blocker pair, the Alpha pair, transcript, board, charts."""
 
 from games.plugin import Chart, GamePlugin
-from ops.plugins.dominoes.views import QUANTITIES
+
+# the declaration is data: nothing of the game is imported until the game is used
+# (the names match ops/plugins/dominoes/views.py LACKED and PIPS_HELD)
+QUANTITIES = {"numbers lacked": (0.0, 7.0, "more numbers the seat is known to lack"),
+              "expected pips": (0.0, None, "a heavier hand believed")}
 
 PLUGIN = GamePlugin(
     name="dominoes",

@@ -10,8 +10,6 @@ from games.dominoes.tiles import INDEX, PIPS
 
 LACKED = "numbers lacked"
 PIPS_HELD = "expected pips"
-QUANTITIES = {LACKED: (0.0, 7.0, "more numbers the seat is known to lack"),
-              PIPS_HELD: (0.0, None, "a heavier hand believed")}
 
 
 def scores(state: State) -> dict[str, float] | None:

@@ -8,7 +8,7 @@ ops/examples/alphawolf_table63_*.toml); the village's win rate rises with the of
 HTML report of the full configuration and the pages of its first games, and verifies a sample of
 every configuration's logs by replaying them.
 
-    python -m ops.quickstart [--games 100] [--out out/quickstart]
+    python -m ops.examples.quickstart [--games 100] [--out out/quickstart]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 CONFIGS = (("random", "random"), ("PR+SO", "so"), ("PR+SO+FO", "so_fo"), ("PR+SO+FO+IO", "full"))
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def village_rate(folder: Path) -> tuple[int, int]:
