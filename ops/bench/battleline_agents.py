@@ -1,0 +1,160 @@
+"""Battle Line agents against each other (issue 13's experiments): win rates with Wilson 95%
+intervals, tactics on and off, and Deep Barca's decision time per move.
+
+    python -m ops.bench.battleline_agents --games 200                 # every pairing, both variants
+    python -m ops.bench.battleline_agents --games 1000 --workers 2    # the issue's size
+    python -m ops.bench.battleline_agents --pairings io --games 4000  # the IO comparison
+    python -m ops.bench.battleline_agents --timing 10 --games 0       # decision time, whole stack
+
+Pairings: `random` (deep-barca vs random), `naive` (deep-barca vs naive), `io` (deep-barca with
+its Intelligence Office vs without), `naive-random`. Games are played in pairs on one deal (the
+same seed), the first agent in seat 0 and then in seat 1 (as `permute_deal` seating does). The
+agents' decisions are played straight on the rules (actors.battleline.direct, the functions the
+offices run), so these are not the games the bus would play for the same seeds; the score counts a
+drawn game (double pass) as half. `--timing K` plays K games of deep-barca vs naive through the
+whole stack (referee, bus, President and offices, log in memory) and reports the CPU time of the
+agent's actors per decision (median, p99) and the whole game's CPU time per decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from multiprocessing import Pool
+from typing import Any
+
+from actors.battleline.direct import make_policy, play_direct
+from ops.tournament.report import wilson
+
+PAIRINGS = {
+    "random": ("deep-barca", "random"),
+    "naive": ("deep-barca", "naive"),
+    "io": ("deep-barca+io", "deep-barca"),
+    "naive-random": ("naive", "random"),
+}
+BASE_SEED = 1000
+
+
+def one_game(task: tuple[str, bool, int]) -> tuple[str, bool, str, float, list[float]]:
+    """(pairing, tactics, game index) -> (pairing, tactics, result of the first agent, CPU s, its
+    decision times)."""
+    pairing, tactics, g = task
+    first, second = (make_policy(name) for name in PAIRINGS[pairing])
+    seat = g % 2  # the first agent's seat: games in pairs on one deal
+    seats = [first, second] if seat == 0 else [second, first]
+    t0 = time.process_time()
+    last = play_direct(seats, BASE_SEED + g // 2, {"tactics": tactics}).outcome().extra["games"][-1]
+    spent = time.process_time() - t0
+    result = "D" if last["winner"] is None else ("W" if last["winner"] == seat else "L")
+    return pairing, tactics, result, spent, list(getattr(first, "times", []))
+
+
+def run(pairings: list[str], variants: list[bool], games: int, workers: int) -> list[dict[str, Any]]:
+    tasks = [(p, t, g) for p in pairings for t in variants for g in range(games)]
+    tally: dict[tuple[str, bool], dict[str, Any]] = {
+        (p, t): {"W": 0, "D": 0, "L": 0, "cpu": 0.0, "times": []} for p in pairings for t in variants}
+    t0 = time.perf_counter()
+    if workers > 1:
+        with Pool(workers) as pool:
+            results = list(pool.imap_unordered(one_game, tasks, chunksize=4))
+    else:
+        results = [one_game(task) for task in tasks]
+    wall = time.perf_counter() - t0
+    for pairing, tactics, result, spent, times in results:
+        row = tally[(pairing, tactics)]
+        row[result] += 1
+        row["cpu"] += spent
+        row["times"] += times
+    rows = []
+    for (pairing, tactics), row in tally.items():
+        n = row["W"] + row["D"] + row["L"]
+        score = row["W"] + row["D"] / 2
+        rate, lo, hi = wilson(score, n)  # type: ignore[arg-type]  # a half-win per drawn game
+        times = sorted(row["times"])
+        rows.append({"pairing": pairing, "agents": " vs ".join(PAIRINGS[pairing]), "tactics": tactics,
+                     "games": n, "W": row["W"], "D": row["D"], "L": row["L"], "score": rate, "ci": (lo, hi),
+                     "cpu_per_game": row["cpu"] / max(1, n),
+                     "median_ms": 1000 * statistics.median(times) if times else None,
+                     "p99_ms": 1000 * times[int(0.99 * (len(times) - 1))] if times else None})
+    print(f"{len(tasks)} games in {wall:.0f} s wall ({workers} worker{'s' if workers > 1 else ''})")
+    return rows
+
+
+def timing(games: int, tactics: bool) -> dict[str, float]:
+    """Deep Barca's CPU time per decision through the whole stack (games of deep-barca vs naive)."""
+    from actors.battleline import offices
+    from actors.match import make_header, record
+    from actors.registry import parse_lineup
+    from bus.log import parse_log
+
+    spent: dict[tuple[int, int], float] = {}
+    originals = {cls: cls.handle for cls in (offices.BattleLinePresident, offices.DeepBarcaStrategyOffice,
+                                             offices.DeepBarcaIntelligenceOffice)}
+
+    def timed(cls):
+        inner = originals[cls]
+
+        def handle(self, message):
+            t0 = time.process_time()
+            try:
+                return inner(self, message)
+            finally:
+                seat = int(self.address[1:].split("/")[0])
+                if seat == 0 and getattr(message, "turn", None) is not None:
+                    key = (seat, message.turn)
+                    spent[key] = spent.get(key, 0.0) + time.process_time() - t0
+        return handle
+
+    decisions, total = 0, 0.0
+    try:
+        for cls in originals:
+            cls.handle = timed(cls)
+        for g in range(games):
+            header = make_header("battleline", BASE_SEED + g, parse_lineup("deep-barca,naive", 2), {"tactics": tactics})
+            t0 = time.process_time()
+            data = record(header)
+            total += time.process_time() - t0
+            log = parse_log(data).games[0]
+            decisions += sum(1 for r in log.records if r["msg"]["kind"] == "act_request")
+    finally:
+        for cls, handle in originals.items():
+            cls.handle = handle
+    times = sorted(spent.values())
+    return {"decisions": len(times), "median_ms": 1000 * statistics.median(times),
+            "p99_ms": 1000 * times[int(0.99 * (len(times) - 1))], "max_ms": 1000 * times[-1],
+            "game_cpu_per_decision_ms": 1000 * total / max(1, decisions)}
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| agents | tactics | games | W-D-L | score | 95% CI | CPU s/game | decision median / p99 ms |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        times = "-" if r["median_ms"] is None else f"{r['median_ms']:.1f} / {r['p99_ms']:.1f}"
+        lines.append(f"| {r['agents']} | {'on' if r['tactics'] else 'off'} | {r['games']} | "
+                     f"{r['W']}-{r['D']}-{r['L']} | {r['score']:.3f} | [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}] | "
+                     f"{r['cpu_per_game']:.2f} | {times} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per pairing and variant (even)")
+    parser.add_argument("--pairings", nargs="+", default=["random", "naive", "io"], choices=sorted(PAIRINGS))
+    parser.add_argument("--tactics", choices=("on", "off", "both"), default="both")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--timing", type=int, default=0, metavar="K", help="K games through the whole stack")
+    args = parser.parse_args()
+    variants = {"on": [True], "off": [False], "both": [True, False]}[args.tactics]
+    if args.games:
+        print(table(run(args.pairings, variants, args.games, args.workers)))
+    if args.timing:
+        for tactics in variants:
+            t = timing(args.timing, tactics)
+            print(f"whole stack, tactics {'on' if tactics else 'off'}: {t['decisions']} deep-barca decisions, "
+                  f"median {t['median_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms, max {t['max_ms']:.1f} ms "
+                  f"(agent's actors); whole game {t['game_cpu_per_decision_ms']:.1f} ms CPU per decision")
+
+
+if __name__ == "__main__":
+    main()
