@@ -327,7 +327,7 @@ def _load_game(path: str, game_id: str | None):
             store.close()
         if where is None:
             raise UsageError(f"{path}: no recorded game {game_id!r}")
-        game, bad = read_game_at(Path(path) / "logs" / where[0], where[1])
+        game, bad = read_game_at(Path(path) / "logs" / where[0], where[1], game_id=game_id)
         return game, LogFile(games=[game], bad=bad)
     logfile = read_log(path)
     if not logfile.games:
@@ -386,7 +386,7 @@ def _verify_folder(path: str, sample: int | None) -> int:
     progress, failures = Progress(), 0
     for done, (gid, segment, offset) in enumerate(where, 1):
         try:
-            game, bad = read_game_at(Path(path) / "logs" / segment, offset)
+            game, bad = read_game_at(Path(path) / "logs" / segment, offset, game_id=gid)
             verdict = verify_game(game, bad)
             ok, message = verdict.ok, verdict.message
         except LogError as exc:

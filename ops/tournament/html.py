@@ -176,7 +176,7 @@ def write_game_pages(folder: str, report: dict[str, Any], out: str, pages: str =
     finally:
         store.close()
     for game_id, (segment, offset) in sorted((k, v) for k, v in where.items() if v is not None):
-        game, _ = read_game_at(Path(folder) / "logs" / segment, offset)
+        game, _ = read_game_at(Path(folder) / "logs" / segment, offset, game_id=game_id)
         tmp = target / f".{game_id}.html.tmp"
         tmp.write_text(transcript_html(game))
         os.replace(tmp, target / f"{game_id}.html")

@@ -449,7 +449,7 @@ def _check_copy(path: Path, offset: int, gid: str) -> None:
     from bus.log import LogError, read_game_at
 
     try:
-        game, bad = read_game_at(path, offset)
+        game, bad = read_game_at(path, offset, game_id=gid)
     except LogError as exc:
         raise StoreError(f"game {gid}: its copy does not read back ({exc}); the index is unchanged") from None
     if bad is not None or not game.complete or game.header.get("game_id") != gid:

@@ -298,7 +298,6 @@ def test_index_read_checks_the_game_it_lands_on(tmp_path, compress):
     assert bad is None and verify_game(game).ok
 
 
-@pytest.mark.xfail(reason="ops/cli.py must pass the game id to read_game_at (game_id=...): its owner's change", strict=False)
 @pytest.mark.parametrize("command", ["verify", "show"])
 def test_verify_and_show_dir_refuse_a_moved_game(tmp_path, capsys, command):
     from ops.cli import main
