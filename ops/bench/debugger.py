@@ -1,6 +1,7 @@
 """The replay debugger's speed, through its HTTP server as the browser meets it (not a timed test).
 
-    python -m ops.bench.debugger [--log LOG] [--max-year 1905] [--games 100000] [--steps 200] [--json OUT]
+    python -m ops.bench.debugger [--log LOG] [--max-year 1905] [--games 100000] [--steps 200]
+        [--store DIR] [--list-only] [--json OUT]
 
 - time to first board: a 7-power AlphaDip game (a multi-MB log; played here with --max-year
   unless --log names one), from a cold server to the first board: open the source (read the
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--games", type=int, default=100_000, help="rows of the synthetic store")
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--store", type=Path, default=None,
+                        help="keep the synthetic store in this folder (reused when it is there already)")
+    parser.add_argument("--list-only", action="store_true", help="only the game list")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     from ops.logging import configure
@@ -177,31 +181,42 @@ def main(argv: list[str] | None = None) -> int:
     configure()
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
+        first: dict[str, Any] = {}
+        step: dict[str, Any] = {}
         log = args.log
-        if log is None:
+        if log is None and not args.list_only:
             log = tmp_path / "alphadip.log"
             t = time.perf_counter()
             play_game(log, args.max_year, args.seed)
             print(f"played a 7-power AlphaDip game to {args.max_year}: {log.stat().st_size / 1e6:.1f} MB "
                   f"in {time.perf_counter() - t:.1f} s")
-        first = first_board(log, tmp_path / "out")
-        print(f"time to first board: {first['first_board_s']:.3f} s (goal <= 1 s) for {first['log_bytes'] / 1e6:.1f} MB, "
-              f"{first['records']} records: read {first['read_s']:.3f} s, index and meta {first['index_and_meta_s']:.3f} s, "
-              f"board {first['board_s']:.3f} s")
-        step = steps(log, tmp_path / "out", args.steps, args.seed)
-        print(f"one step (board + messages + KB detail): median {step['median_s'] * 1000:.1f} ms, "
-              f"p95 {step['p95_s'] * 1000:.1f} ms, max {step['max_s'] * 1000:.1f} ms (goal <= 50 ms); "
-              f"a player's view: median {step['player_view_median_s'] * 1000:.1f} ms")
-        store = tmp_path / "store"
-        t = time.perf_counter()
-        synthetic_store(store, args.games, args.seed)
-        print(f"wrote a store of {args.games} synthetic games in {time.perf_counter() - t:.1f} s")
+        if not args.list_only:
+            first, step = _game_figures(log, tmp_path, args)
+        store = args.store or tmp_path / "store"
+        from ops.tournament.store import STORE
+
+        if not (store / STORE).is_file():
+            t = time.perf_counter()
+            synthetic_store(store, args.games, args.seed)
+            print(f"wrote a store of {args.games} synthetic games in {time.perf_counter() - t:.1f} s")
         listing = game_list(store, tmp_path / "out")
         for name, r in listing.items():
             print(f"game list ({name}): {r['s'] * 1000:.0f} ms, {r['total']} games, {r['rows']} rows (goal <= 1 s)")
         if args.json:
             args.json.write_text(json.dumps({"first_board": first, "step": step, "list": listing}, indent=2))
     return 0
+
+
+def _game_figures(log: Path, tmp_path: Path, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    first = first_board(log, tmp_path / "out")
+    print(f"time to first board: {first['first_board_s']:.3f} s (goal <= 1 s) for {first['log_bytes'] / 1e6:.1f} MB, "
+          f"{first['records']} records: read {first['read_s']:.3f} s, index and meta {first['index_and_meta_s']:.3f} s, "
+          f"board {first['board_s']:.3f} s")
+    step = steps(log, tmp_path / "out", args.steps, args.seed)
+    print(f"one step (board + messages + KB detail): median {step['median_s'] * 1000:.1f} ms, "
+          f"p95 {step['p95_s'] * 1000:.1f} ms, max {step['max_s'] * 1000:.1f} ms (goal <= 50 ms); "
+          f"a player's view: median {step['player_view_median_s'] * 1000:.1f} ms")
+    return first, step
 
 
 if __name__ == "__main__":

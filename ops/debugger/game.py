@@ -14,8 +14,9 @@ import json
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any, Callable
+from typing import Any
 
 from actors.address import office_of, player_address, seat_of
 from bus.log import GameLog

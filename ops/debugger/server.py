@@ -85,9 +85,9 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "detente-debugger"
     sys_version = ""
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
-            sys.stderr.write("%s %s\n" % (self.address_string(), format % args))
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
     # -- checks ------------------------------------------------------------------------------
 
@@ -107,19 +107,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- verbs -------------------------------------------------------------------------------
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         self._serve("GET")
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self._serve("HEAD")
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self._serve("POST")
 
-    def do_PUT(self) -> None:  # noqa: N802
+    def do_PUT(self) -> None:
         self._send_json(405, {"error": "method not allowed"})
 
-    do_DELETE = do_PATCH = do_PUT  # noqa: N815
+    do_DELETE = do_PATCH = do_PUT
 
     def _serve(self, method: str) -> None:
         if not self._host_ok():
@@ -151,7 +151,7 @@ class _Handler(BaseHTTPRequestHandler):
                 raise DebugError("no such page", 404)
         except DebugError as exc:
             self._error(exc.status, str(exc), api)
-        except Exception as exc:  # a bug or an input we did not foresee: one line, the trace on stderr
+        except Exception as exc:  # noqa: BLE001 - a bug or an input we did not foresee: one line, the trace on stderr
             traceback.print_exc(file=sys.stderr)
             self._error(500, f"internal error ({type(exc).__name__}); see the server's output", api)
 

@@ -34,7 +34,7 @@ class SourceError(Exception):
     """The source cannot be opened at all (missing path, not a log, no store)."""
 
 
-def open_source(path: str | Path) -> "Source":
+def open_source(path: str | Path) -> Source:
     """The source for a log file, a tournament folder or a folder of logs; raises SourceError."""
     path = Path(path)
     if path.is_dir():
@@ -107,7 +107,7 @@ class Source:
             game = DebugGame(log, warning=str(bad) if bad else None, origin=origin)
         except LogError as exc:
             raise DebugError(f"game {game_id} cannot be replayed: {exc}", 422) from None
-        except Exception as exc:  # a record the rules refuse (hostile or from other code): not this server's fault
+        except Exception as exc:  # noqa: BLE001 - a record the rules refuse (hostile, or made by other code)
             raise DebugError(f"game {game_id} cannot be replayed: {type(exc).__name__}: {exc}", 422) from None
         with self._lock:
             self._cache[game_id] = game
@@ -313,7 +313,9 @@ class StoreSource(Source):
         except (ValueError, AttributeError):
             self.game_name = None
 
-    def _query(self, sql: str, params: list[Any]) -> list[tuple]:
+    def _query(self, *queries: tuple[str, list[Any]]) -> list[list[tuple]]:
+        """Run queries on the store, opened read-only just for them (a running tournament's
+        driver may need it between two requests)."""
         from ops.tournament.store import Store, StoreError
 
         try:
@@ -321,14 +323,19 @@ class StoreSource(Source):
         except StoreError as exc:
             raise DebugError(f"the tournament store cannot be opened now: {exc}", 503) from None
         try:
-            return store.db.execute(sql, params).fetchall()
+            out = []
+            for sql, params in queries:
+                out.append(store.db.execute(sql, params).fetchall())
+                if out[-1]:  # the page query counts its matches too: no second scan needed
+                    break
+            return out
         finally:
             store.close()
 
     def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
         from ops.tournament.store import LOGS
 
-        found = self._query('select segment, "offset" from games where game_id = ?', [game_id])
+        found = self._query(('select segment, "offset" from games where game_id = ?', [game_id]))[0]
         if not found:
             raise DebugError(f"no game {game_id!r} in this tournament", 404)
         segment, offset = found[0]
@@ -349,10 +356,12 @@ class StoreSource(Source):
     def _rows(self, filters: dict[str, Any], offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         where, params = _sql_filters(filters)
         clause = f" where {' and '.join(where)}" if where else ""
-        total = self._query(f"select count(*) from games{clause}", params)[0][0]
-        rows = self._query(
-            "select game_id, seed, seats, agent_names, winners, roles, steps, records, errors, summary "
-            f"from games{clause} order by idx limit ? offset ?", params + [limit, offset])
+        found = self._query(
+            ("select game_id, seed, seats, agent_names, winners, roles, steps, records, errors, summary, "
+             f"count(*) over () from games{clause} order by idx limit ? offset ?", params + [limit, offset]),
+            (f"select count(*) from games{clause}", params))  # only when the page is past the end
+        rows = found[0]
+        total = rows[0][10] if rows else found[1][0][0]
         out = [{"game_id": r[0], "game": self.game_name, "seed": r[1], "seats": list(r[2] or ()), "agents": list(r[3] or ()),
                 "winners": list(r[4] or ()), "roles": list(r[5] or ()), "steps": r[6], "records": r[7], "errors": r[8],
                 "summary": r[9], "fork": False} for r in rows]

@@ -8,7 +8,8 @@ record, boards showing no role or card N did not know, deals only of N's side.""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from actors.address import seat_of
 from bus.log import GameLog

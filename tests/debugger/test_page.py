@@ -15,7 +15,7 @@ from tests.debugger.conftest import golden
 
 
 def _embedded(html: str) -> dict:
-    blob = re.search(r'<script type="application/json" id="detente-data">(.*?)</script>', html, re.S).group(1)
+    blob = re.search(r'<script type="application/json" id="detente-data">(.*?)</script>', html, re.DOTALL).group(1)
     return json.loads(blob.replace("<\\/", "</"))
 
 

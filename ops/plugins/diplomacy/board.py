@@ -11,7 +11,8 @@ ledger, each event seen by the powers it names).
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from games.api import State
 from games.diplomacy.mapdata import ARMY_ADJ, FLEET_ADJ, KINDS, POWERS, SUPPLY_CENTRES
@@ -99,9 +100,10 @@ def _province(name: str, owner: str | None) -> str:
     x, y = XY[name]
     water = KINDS[name] == "WATER"
     fill = WATER if water else LAND
-    out = [f'<g class="province" data-province="{name}">'
-           f'<ellipse cx="{x}" cy="{y}" rx="24" ry="15" fill="{fill}" stroke="#9aa5b1" stroke-width="0.8">'
-           f"<title>{name}{' (supply centre' + (', ' + owner if owner else ', neutral') + ')' if name in SUPPLY_CENTRES else ''}</title></ellipse>",
+    centre = f" (supply centre, {owner or 'neutral'})" if name in SUPPLY_CENTRES else ""
+    out = [(f'<g class="province" data-province="{name}">'
+            f'<ellipse cx="{x}" cy="{y}" rx="24" ry="15" fill="{fill}" stroke="#9aa5b1" stroke-width="0.8">'
+            f"<title>{name}{centre}</title></ellipse>"),
            text(x, y - 4, name, 9, "middle", "#556")]
     if name in SUPPLY_CENTRES:
         colour = COLOURS.get(owner, "#ffffff") if owner else "#ffffff"
@@ -170,8 +172,8 @@ def _arrow(attrs: str, a: tuple[int, int], b: tuple[int, int], colour: str, widt
     length = max(1.0, (dx * dx + dy * dy) ** 0.5)
     ux, uy = dx / length, dy / length
     ex, ey = x2 - ux * 12, y2 - uy * 12  # stop short of the target's unit
-    out = [f"<g {attrs}>", f'<line x1="{x1}" y1="{y1}" x2="{ex:.1f}" y2="{ey:.1f}" stroke="{colour}" '
-                           f'stroke-width="{width}"{dash} stroke-opacity="{0.45 if failed else 0.9}"/>']
+    out = [f"<g {attrs}>", (f'<line x1="{x1}" y1="{y1}" x2="{ex:.1f}" y2="{ey:.1f}" stroke="{colour}" '
+                            f'stroke-width="{width}"{dash} stroke-opacity="{0.45 if failed else 0.9}"/>')]
     if head:
         px, py = -uy, ux
         out.append(f'<path d="M{ex:.1f},{ey:.1f}L{ex - ux * 9 + px * 5:.1f},{ey - uy * 9 + py * 5:.1f}'

@@ -62,8 +62,8 @@ def _votes(events: list[dict[str, Any]], day: int, spots: list[tuple[float, floa
     for e in events:
         if e.get("type") in ("day_votes", "wolf_votes"):
             latest[e["type"]] = e
-    out = [f'<defs><marker id="ww-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
-           f'orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="context-stroke"/></marker></defs>']
+    out = [('<defs><marker id="ww-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
+            'orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="context-stroke"/></marker></defs>')]
     notes = []
     for kind, colour in (("day_votes", VOTE), ("wolf_votes", WOLF_VOTE)):
         e = latest.get(kind)
