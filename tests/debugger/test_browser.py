@@ -4,6 +4,7 @@ verifies, errors shown on the page, the tournament list filtered, an exported pa
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -195,9 +196,10 @@ def test_an_exported_page_works_offline(browser, tmp_path):
 
 
 def test_screenshots_of_every_board(browser, tmp_path):
+    """DETENTE_SCREENSHOTS=docs/screenshots writes the README's pictures (committed once)."""
     from ops.debugger.screenshots import screenshots
 
-    written = screenshots(browser, tmp_path)
+    written = screenshots(browser, Path(os.environ.get("DETENTE_SCREENSHOTS") or tmp_path))
     assert {p.name.split("-")[0] for p in written} >= {"diplomacy", "werewolves", "hanabi"}
     assert all(p.stat().st_size > 2000 for p in written)
     assert all(Path(p).suffix == ".png" for p in written)
