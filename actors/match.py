@@ -1,7 +1,13 @@
 """Play one game: build the header, the actors and the placement, run the bus, write the log.
 
 The header names everything needed to rebuild every actor (game, options, seed, agent specs,
-game id, code version) and nothing that depends on time, host, process or placement.
+game id, code version) and the limits the bus holds the agents to (bus.messages.Limits, every
+default filled), and nothing that depends on time, host, process or placement.
+
+Wall-clock budgets (`decision_seconds` per delivery to a seat's actor, `game_seconds` per game) are
+arguments of `play`, not of the header: they decide only that a seat is retired or that the game is
+aborted, and the log records each such decision. Replaying a log (`play` given its records, as
+replay.verify's sink offers them) posts those records where they were made, with no clock.
 """
 
 from __future__ import annotations
@@ -13,10 +19,11 @@ from pydantic import ValidationError
 
 from actors.address import seat_of
 from actors.lineup import build_actors
-from actors.placement import RUNTIMES, InlinePlacement
+from actors.placement import RUNTIMES, Clock, DeadlinePlacement, InlinePlacement, seat_addresses
 from actors.registry import AgentSpec
 from bus.bus import Bus, Sink
-from bus.messages import REFEREE, RUNNER, GameEnd, Start
+from bus.codec import load
+from bus.messages import BUS, LOG, REFEREE, RUNNER, GameEnd, Limits, Message, Start
 from games.registry import get_game
 
 CODE_VERSION = "0.1.0"
@@ -42,14 +49,15 @@ def make_header(
     agents: list[AgentSpec],
     options: dict[str, Any] | None = None,
     game_id: str | None = None,
+    limits: Limits | None = None,
 ) -> dict[str, Any]:
-    """A validated header: options filled with defaults, one agent spec per seat."""
+    """A validated header: options and limits filled with defaults, one agent spec per seat."""
     game = get_game(game_name)
     opts = game_options(game_name, options)
     players = game.num_players(opts)
     if len(agents) != players:
         raise ValueError(f"{game_name} with these options seats {players} players, got {len(agents)} agents")
-    return {
+    header = {
         "game": game_name,
         "game_id": game_id or f"{game_name}-{seed}",
         "seed": seed,
@@ -57,6 +65,9 @@ def make_header(
         "agents": [a.model_dump(mode="json") for a in agents],
         "code_version": CODE_VERSION,
     }
+    if limits is not None:
+        header["limits"] = limits.model_dump(mode="json")
+    return header
 
 
 @dataclass
@@ -65,12 +76,26 @@ class MatchResult:
     end: GameEnd
     records: int
     errors: int = 0
+    seat_errors: dict[int, int] | None = None  # error events naming each seat's actors
+    retired: dict[int, str] | None = None  # seat -> why it was retired
+    aborted: str | None = None  # why the game was aborted (over its wall-clock budget), if it was
+    blame: int | None = None  # the seat an abort counts against
 
 
-def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement: Any = None) -> MatchResult:
-    """Run the game of `header`, sending every stamped record to `sink` (header not included)."""
+def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement: Any = None,
+         decision_seconds: float | None = None, game_seconds: float | None = None,
+         decided: list[dict[str, Any]] | None = None) -> MatchResult:
+    """Run the game of `header`, sending every stamped record to `sink` (header not included).
+
+    `decision_seconds`, `game_seconds`: wall-clock budgets (see the module's docstring). `decided`:
+    the records of a log being replayed, whose wall-clock decisions are posted where they were made
+    (default: the sink's `records`, if it has them, as a replaying sink does)."""
     if runtime not in RUNTIMES:
         raise ValueError(f"unknown runtime {runtime!r} (known: {', '.join(RUNTIMES)})")
+    if decided is None:
+        decided = getattr(sink, "records", None)
+    replayed = wall_clock_decisions(decided or ())
+    clock = None if replayed or (decision_seconds is None and game_seconds is None) else Clock(decision_seconds, game_seconds)
     owned = placement is None
     if "fork" in header:
         if runtime != "inline":
@@ -78,20 +103,57 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
         placement = _fork_placement(header)
     elif placement is None:
         if runtime == "inline":
-            placement = InlinePlacement(build_actors(header))
+            actors = build_actors(header)
+            placement = DeadlinePlacement(actors, clock) if clock else InlinePlacement(actors)
         else:
             from actors.ray_placement import RayPlacement
 
             placement = RayPlacement(runtime)
     if hasattr(placement, "reset"):
         placement.reset(header)
+    if hasattr(placement, "set_deadlines"):
+        placement.set_deadlines(clock)
+    limits = Limits.model_validate(header["limits"]) if header.get("limits") is not None else None
     try:
-        bus = Bus(header["game_id"], placement, sink)
+        bus = Bus(header["game_id"], placement, sink, limits=limits, seats=seat_addresses(placement.addresses),
+                  decided=replayed, abort_end=lambda seat, reason: _aborted_end(header, placement, seat, reason))
+        if hasattr(placement, "start"):
+            placement.start()
         end = bus.run(Start(sender=RUNNER, to=REFEREE))
     finally:
         if owned:
             placement.close()
-    return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors)
+        elif hasattr(placement, "set_deadlines"):
+            placement.set_deadlines(None)
+    aborted = end.extra.get("aborted") if end.sender == BUS else None
+    return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors, seat_errors=dict(bus.seat_errors),
+                       retired={s: r.reason for s, r in sorted(bus.retired.items())}, aborted=aborted,
+                       blame=end.extra.get("blame") if aborted else None)
+
+
+def wall_clock_decisions(records: Any) -> dict[int, Message]:
+    """The records of a log that the wall clock decided (a seat retired for overrunning its time,
+    an aborted end), by the seq they answer: what a replay posts instead of calling the actors."""
+    out: dict[int, Message] = {}
+    for record in records:
+        msg = record["msg"]
+        if msg.get("sender") == BUS and (msg["kind"] == "game_end" or (msg["kind"] == "retire" and msg.get("category") == "timeout")):
+            out[record["cause"]] = load(msg)
+    return out
+
+
+def _aborted_end(header: dict[str, Any], placement: Any, seat: int | None, reason: str) -> GameEnd:
+    """The end of a game aborted over its budget: no result; the seat to blame ranked last (the
+    others tied above it), the abort and the blame in `extra`."""
+    game = get_game(header["game"])
+    options = game.options(header["options"])
+    n = len(header["agents"])
+    referee = getattr(placement, "actors", getattr(getattr(placement, "local", None), "actors", {})).get(REFEREE)
+    state = getattr(referee, "state", None)
+    ranks = tuple(float(n) if s == seat else (n / 2 if seat is not None else (n + 1) / 2) for s in range(n))
+    return GameEnd(sender=BUS, to=LOG, returns=(0.0,) * n, winners=(), summary=f"aborted: {reason}",
+                   steps=getattr(referee, "step", 0), digest=state.digest() if state is not None else "",
+                   extra={"aborted": reason, "blame": seat}, ranks=ranks, teams=game.teams(options))
 
 
 def record(header: dict[str, Any], runtime: str = "inline", placement: Any = None) -> bytes:

@@ -3,7 +3,9 @@
 At each node it draws chance outcomes (logged), opens talk rounds where the rules allow talk,
 asks the players to act, and applies their joint action (logged with the state digest). A player
 that raises, answers illegally or stays silent gets an error event and the rules' default; the
-game always completes.
+game always completes. So does one whose answer the bus refused (a `breach` of the game's limits or
+of the wiring) and one the bus retired (a `retire`: its time or a per-game budget ran out): a retired
+seat is never asked again, its moves are the rules' default, and it hears no more talk.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from bus.messages import (
     REFEREE,
     Act,
     ActRequest,
+    Breach,
     ChanceEvent,
     ErrorCategory,
     ErrorEvent,
@@ -26,6 +29,7 @@ from bus.messages import (
     Line,
     Message,
     Quiet,
+    Retire,
     Start,
     StepEvent,
     Talk,
@@ -56,6 +60,7 @@ class Referee(Actor):
         self.talk_waiting: set[tuple[int, str]] = set()  # (seat, channel) owing a reply this round
         self.talk_lines: dict[str, list[Line]] = {}
         self._seen: dict[int, dict[str, Any]] = {}  # observations of the current node, by seat
+        self.retired: set[int] = set()  # seats the bus retired: the rules' default, never asked
 
     def _observation(self, seat: int) -> dict[str, Any]:
         """The rules' observation, computed once per node and seat (talk and act share it)."""
@@ -77,6 +82,10 @@ class Referee(Actor):
         if isinstance(message, Fault):
             seat = seat_of(message.actor)
             return self._fail(seat, message.actor, f"raised {message.error}", "raised")
+        if isinstance(message, Breach):
+            return self._fail(seat_of(message.actor), message.actor, message.reason, message.category)
+        if isinstance(message, Retire):
+            return self._on_retire(message)
         if isinstance(message, Quiet):
             out: list[Message] = []
             for seat in sorted({seat for seat, _ in self.talk_waiting} | set(self.waiting)):
@@ -125,6 +134,12 @@ class Referee(Actor):
                     return out + self._open_round()
             self.waiting = {p: state.legal_actions(p) for p in state.current_players()}
             self.actions = {}
+            if self.retired:
+                for seat in sorted(self.retired & set(self.waiting)):
+                    self.actions[seat] = self._default(seat, self.waiting.pop(seat))
+                if not self.waiting:  # every seat to move is retired: apply and go on
+                    out.append(self._apply())
+                    continue
             for seat, legal in self.waiting.items():
                 out.append(
                     ActRequest(
@@ -157,6 +172,10 @@ class Referee(Actor):
     def _maybe_apply(self) -> list[Message]:
         if self.waiting:
             return []
+        return [self._apply()] + self._advance()
+
+    def _apply(self) -> StepEvent:
+        """Apply the decision's joint action (all of it is in): its step record."""
         actions = dict(sorted(self.actions.items()))
         try:
             self.state.apply_actions(actions)
@@ -174,20 +193,31 @@ class Referee(Actor):
         )
         self.turn += 1
         self.talk_done = False
-        return [step] + self._advance()
+        return step
 
-    def _fail(self, seat: int | None, actor: str, reason: str, category: ErrorCategory) -> list[Message]:
+    def _default(self, seat: int, legal: list[str]) -> str:
+        default = self.state.default_action(seat)
+        return default if default in legal else legal[0]
+
+    def _fail(self, seat: int | None, actor: str, reason: str, category: ErrorCategory,
+              otherwise: str = "ignored") -> list[Message]:
         """A player (or one of its modules) failed: apply the default where it was awaited."""
         if seat in self.waiting:
-            legal = self.waiting.pop(seat)
-            default = self.state.default_action(seat)
-            self.actions[seat] = default if default in legal else legal[0]
+            self.actions[seat] = self._default(seat, self.waiting.pop(seat))
             return [self._error(actor, reason, self.actions[seat], category)] + self._maybe_apply()
         owed = {key for key in self.talk_waiting if key[0] == seat}
         if owed:
             self.talk_waiting -= owed
             return [self._error(actor, reason, "silence", category)] + self._maybe_close_round()
-        return [self._error(actor, reason, "ignored", category)]
+        return [self._error(actor, reason, otherwise, category)]
+
+    def _on_retire(self, message: Retire) -> list[Message]:
+        """The bus retired a seat: its default where it owed a move, and from now on."""
+        seat = message.seat
+        if seat in self.retired or self.state is None:
+            return []
+        self.retired.add(seat)
+        return self._fail(seat, player_address(seat), f"retired: {message.reason}", message.category, "retired")
 
     def _error(self, actor: str, reason: str, applied: str, category: ErrorCategory) -> ErrorEvent:
         return ErrorEvent(sender=REFEREE, to=LOG, actor=actor, turn=self.turn, reason=reason, applied=applied,
@@ -196,9 +226,12 @@ class Referee(Actor):
     # -- talk rounds ------------------------------------------------------------------------
 
     def _speakers(self, spec: Any) -> bool:
-        if self.talkers is None:
+        if self.talkers is None and not self.retired:
             return bool(spec.channels)
-        return any(seat in self.talkers for members in spec.channels.values() for seat in members)
+        return any(self._asked_to_talk(seat) for members in spec.channels.values() for seat in members)
+
+    def _asked_to_talk(self, seat: int) -> bool:
+        return (self.talkers is None or seat in self.talkers) and seat not in self.retired
 
     def _open_round(self) -> list[Message]:
         spec = self.talk_spec
@@ -208,7 +241,7 @@ class Referee(Actor):
         for channel in sorted(spec.channels):
             members = spec.channels[channel]
             for seat in members:
-                if self.talkers is not None and seat not in self.talkers:
+                if (self.talkers is not None or self.retired) and not self._asked_to_talk(seat):
                     continue
                 self.talk_waiting.add((seat, channel))
                 out.append(
@@ -223,6 +256,8 @@ class Referee(Actor):
                         observation=self._observation(seat),
                     )
                 )
+        if not self.talk_waiting:  # every speaker retired since the last round: it closes unspoken
+            return out + self._maybe_close_round()
         return out
 
     def _on_talk(self, message: Talk) -> list[Message]:
@@ -272,6 +307,8 @@ class Referee(Actor):
                 out.append(TalkEvent(sender=REFEREE, to=LOG, step=self.step, turn=self.turn, channel=channel,
                                      round=self.talk_round, lines=lines_sorted, digest=state.digest()))
             for seat in spec.channels[channel]:
+                if seat in self.retired:
+                    continue
                 heard = self._heard_by(seat, channel, lines_sorted)
                 if heard:
                     out.append(Heard(sender=REFEREE, to=player_address(seat), turn=self.turn, channel=channel,

@@ -1,7 +1,8 @@
 """The typed schema of a log's maps: its header, checked before anything is built from it, and its records.
 
 A header is the first map of a game: {"format", "game", "game_id", "seed", "options", "agents",
-"code_version"} and, for a fork, "fork" (actors/match.py `make_header`, replay/fork.py). Every
+"code_version", "limits"} and, for a fork, "fork" (actors/match.py `make_header`, replay/fork.py);
+a header written before limits existed has none (no limits applied). Every
 field has its type (strict: no coercion, so "7" is not a seed and 1.0 is not a count), every
 string and list its bound, and the options are then validated by the game itself, whose options
 model declares its own bounds (players, lengths): a header cannot make a reader build a game of a
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bus.codec import _check_packer, dump, load
 from bus.errors import BadHeader, BadRecord, OutOfOrder, WrongGame
+from bus.messages import Limits
 from games.registry import UnknownGame, get_game
 
 MAX_SEATS = 64  # seats of any game, whatever its options say (as ops.tournament.spec.MAX_SEATS)
@@ -61,6 +63,7 @@ class Header(BaseModel):
     agents: list[AgentEntry] = Field(min_length=1, max_length=MAX_SEATS)
     code_version: str = Field(max_length=MAX_NAME)
     fork: ForkPoint | None = None
+    limits: Limits | None = None  # the bus's limits on the agents (bus.messages); absent in older logs
 
 
 def check_header(raw: Any) -> Header:

@@ -45,6 +45,37 @@ class Message(BaseModel):
     to: str
 
 
+# --- limits -----------------------------------------------------------------------------------
+
+MIB = 1 << 20
+# Bounds of the limits themselves (ours): below what readers accept (bus.log: MAX_FRAME 16 MiB a
+# frame, MAX_GAME_BYTES 64 MiB of frames a game; tests/hostile/test_limits_bus.py checks the relation).
+MAX_MESSAGE_BYTES = 8 * MIB
+MAX_GAME_BYTES = 56 * MIB
+
+
+class Limits(BaseModel):
+    """What one game's agents may do. A header records them with every default filled
+    (actors.match.make_header) and the bus enforces them on every seat's actors, the same way when a
+    game is played and when it is replayed; a header without limits (logs written before them)
+    means none. The real games we know stay far below each default (largest seen: a 9.6 KB record,
+    a seat logging 0.35 MB and 606 messages in a game, 7 talk items a round, 2 messages an answer).
+
+    Per answer (what an actor returns for one message it handles), broken: the answer is refused
+    from the message that breaks it on, the referee logs an error naming the actor and the limit and
+    applies the rules' default where that seat owed a move. Per game and seat, run out: the seat is
+    retired (its default from then on)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    message_bytes: int = Field(MIB, ge=256, le=MAX_MESSAGE_BYTES)  # one record of a seat's actor, as logged
+    answer_messages: int = Field(64, ge=1, le=4096)  # messages in one answer
+    talk_items: int = Field(64, ge=1, le=4096)  # items one speaker says on one channel in one round
+    kb_bytes: int = Field(4 * MIB, ge=0, le=MAX_GAME_BYTES)  # KB updates (kb_change records) a seat logs in a game
+    seat_bytes: int = Field(8 * MIB, ge=0, le=MAX_GAME_BYTES)  # everything a seat's actors log in a game
+    seat_messages: int = Field(100_000, ge=1, le=10_000_000)  # decisions per game: messages a seat's actors send
+    game_bytes: int = Field(48 * MIB, ge=0, le=MAX_GAME_BYTES)  # all records of the game, past which seats are retired
+
+
 # --- runner, bus and referee ------------------------------------------------------------------
 
 
@@ -67,6 +98,30 @@ class Fault(Message):
     actor: str
     error: str
     cause: int
+
+
+class Breach(Message):
+    """Sent by the bus to the referee: `actor`'s answer broke a limit of the game (`limit`: a field of
+    `Limits`) or sent to an address the wiring does not allow (`limit` "address"); that answer, from
+    the message that broke it on, was neither logged nor delivered."""
+
+    kind: Literal["breach"] = "breach"
+    actor: str
+    limit: str
+    reason: str
+    category: Literal["limit", "forbidden_address"]
+
+
+class Retire(Message):
+    """Sent by the bus to the referee: `seat` is retired for the rest of the game (the rules' default
+    from then on; none of its actors is called again). Category "timeout": the wall clock decided it
+    (a replay takes the decision from the log); "limit": a per-game budget of `Limits` ran out (a
+    replay reaches the same decision by itself)."""
+
+    kind: Literal["retire"] = "retire"
+    seat: int
+    reason: str
+    category: Literal["timeout", "limit"]
 
 
 class ChanceEvent(Message):
@@ -107,9 +162,11 @@ class StepEvent(Message):
 
 
 # What went wrong, for readers that must not parse `reason`: an action the rules refuse, talk the
-# rules drop, an actor that raised, one that never answered, a message nobody awaited; "unknown"
-# only in logs written before categories existed.
-ErrorCategory = Literal["illegal_action", "invalid_talk", "raised", "silent", "unexpected", "unknown"]
+# rules drop, an actor that raised, one that never answered, a message nobody awaited, an answer over
+# one of the game's limits, a message to an address the wiring does not allow, a seat that overran
+# its time; "unknown" only in logs written before categories existed.
+ErrorCategory = Literal["illegal_action", "invalid_talk", "raised", "silent", "unexpected", "limit",
+                        "forbidden_address", "timeout", "unknown"]
 
 
 class ErrorEvent(Message):
@@ -247,6 +304,8 @@ AnyMessage = Annotated[
         Start,
         Quiet,
         Fault,
+        Breach,
+        Retire,
         ChanceEvent,
         ActRequest,
         Act,
