@@ -19,6 +19,7 @@ the opening tile a meaning, and moves scored by sampled completions of the hidde
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -111,7 +112,7 @@ def tile_beliefs(table: Table, rng: random.Random, lacks: tuple[int, ...],
                  reading: dict[str, str], n: int = BELIEF_SAMPLES) -> dict[str, dict[str, float]]:
     """Other seat -> {tile: chance it holds it} over the unseen tiles it may hold (counting)."""
     deals = sample_deals(table, rng, n, lacks, reading)
-    total = sum(w for _, w in deals)
+    total = math.fsum(w for _, w in deals)
     out: dict[str, dict[str, float]] = {}
     for k in (1, 2, 3):
         q = (table.me + k) % SEATS
@@ -195,7 +196,7 @@ def score_moves(table: Table, legal: list[str], rng: random.Random, lacks: tuple
     if len(legal) == 1:
         return [(0.0, legal[0])]
     deals = sample_deals(table, rng, samples, lacks, reading)
-    total = sum(w for _, w in deals)
+    total = math.fsum(w for _, w in deals)
     mine = table.me % 2
     scored = []
     for k, action in enumerate(legal):
