@@ -65,8 +65,7 @@ def make_header(
         "agents": [a.model_dump(mode="json") for a in agents],
         "code_version": CODE_VERSION,
     }
-    if limits is not None:
-        header["limits"] = limits.model_dump(mode="json")
+    header["limits"] = (limits or Limits()).model_dump(mode="json")
     return header
 
 
