@@ -61,6 +61,7 @@ class DeepBarcaParams(BaseModel):
     # 3.5: a card wanted by the top formations of several flags is less likely to be available
     # on each. Ours: a hand card in the top formations of n flags counts 1/n on each of them.
     split_conflicts: bool = True
+    discard_on_lost: bool = True  # 3.5: "it attempts to find a card to discard" (False: no such rule)
     conflict_power: float = Field(1.0, ge=0.0)  # ours: the split is 1 / n ** conflict_power
     # Ours: the same split for every troop either side hopes for on several of its flags, unseen
     # ones too (the paper splits nothing but the agent's own cards).

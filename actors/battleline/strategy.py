@@ -406,7 +406,7 @@ def _play(pos: Position, legal: list[str], params: DeepBarcaParams,
         saves = saving_tactics(ctx, legal, lost)
         if saves:
             rule, chosen = "3.6 tactic saves a flag", saves[0].action
-    if chosen is None:
+    if chosen is None and params.discard_on_lost:
         room = [f for f in lost if f in pos.open_flags(pos.me)]
         card = dump_card(ctx) if room else None
         if card is not None and f"play:{NAMES[card]}:{room[0]}" in legal_set:
