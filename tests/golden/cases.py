@@ -31,6 +31,8 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("diplomacy-dipblue-3", "diplomacy", "dipblue", {"max_year": 1901}, 3),
     ("battleline-random-1", "battleline", "random", {}, 1),
     ("battleline-random-notactics-2", "battleline", "random", {"tactics": False}, 2),
+    ("battleline-deep-barca-3", "battleline", "deep-barca,naive", {}, 3),
+    ("battleline-deep-barca-io-notactics-4", "battleline", "deep-barca:offices=so+io,deep-barca", {"tactics": False}, 4),
     ("risk-random-2", "risk", "random", {"max_rounds": 6, "players": 4}, 2),
     ("risk-random-cards-3", "risk", "random", {"max_rounds": 8, "players": 2, "cards": True}, 3),
     ("risk-heuristic-5", "risk", "heuristic,heuristic:offices=so+io,random", {"max_rounds": 3}, 5),
