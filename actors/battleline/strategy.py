@@ -1,18 +1,21 @@
 """Deep Barca's decisions (McCulloch et al. 2017, section 3) on one observation.
 
 Play: every troop on every open flag is tried and the move with the best chance of winning the
-game is played (3.2), unless a rule of 3.5 / 3.6 decides first, in this order:
+game is played (3.2), unless a rule of 3.5 / 3.6 (or one of ours) decides first, in this order:
 1. claim every flag that can be claimed (the rules' proof, 3.1);
-2. (3.6) a tactics card that wins the game; (ours) a troop that wins it (flags held or provable);
+2. (ours) a troop that wins the game at once (flags held or provable); (3.6) a tactics card that
+   wins the game;
 3. (3.6) a tactics card that saves a flag about to be lost, if it lifts the flag above 50% or
    losing the flag would lose the game;
 4. (3.5) a flag about to be lost with room on our side: discard there the troop that is most on the
    opponent's wishlists and least on ours;
-5. (ours, 3.6's "specific situations") a morale card completing a formation proved at once;
-6. the best troop move; with none, pass.
+5. (ours, 3.6's "specific situations") a morale card completing a formation proved at once; a
+   tactics card when the opponent can only pass (no troop in hand, a tactics card ahead);
+6. the best troop move; with none, (ours) the best tactics card that loses nothing, else pass.
 Draw (3.6): a tactics card when the opponent is one card away from a flag only a tactics card could
 still beat, a second one when two such flags exist or the one held is "less useful", never more
-than two, never when the agent could not play it; else a troop.
+than two, never when the agent could not play it; (ours) one when few slots of ours are left;
+else a troop.
 
 `suggest` returns the ranked suggestions and an analysis (JSON-ready) naming the rule that decided
 and, for a play, every flag's numbers after the chosen move.
@@ -390,43 +393,46 @@ def _play(pos: Position, legal: list[str], params: DeepBarcaParams,
     troops = sorted({CARD_OF[a.split(":")[1]] for a in legal if a.startswith("play:")
                      and CARD_OF[a.split(":")[1]] < N_TROOPS})
     tried = [t for t in try_plays(ctx, troops) if t.action in legal_set]
-    held = pos.flags_held(pos.me, ctx.pool)
-    lost = [f for f, fc in enumerate(ctx.flags) if fc.method == "lost" or (fc.method == "decided" and fc.p == 0.0)]
-    rule, chosen = "best", None
-    for t in tried:  # ours: a troop that wins the game at once (flags held or provable)
-        if pos.wins_with([p >= 1.0 for p in t.flags]) and _wins(pos, t.action):
-            rule, chosen = "ours: troop wins the game", t.action
-            break
-    tactics_ok = pos.can_play_tactic(pos.me) and bool(tactic_plays(legal))
-    if chosen is None and tactics_ok:
-        chosen = winning_tactic(pos, legal, held)
-        if chosen is not None:
-            rule = "3.6 tactic wins the game"
-    if chosen is None and tactics_ok and lost:
-        saves = saving_tactics(ctx, legal, lost)
-        if saves:
-            rule, chosen = "3.6 tactic saves a flag", saves[0].action
-    if chosen is None and params.discard_on_lost:
-        room = [f for f in lost if f in pos.open_flags(pos.me)]
-        card = dump_card(ctx) if room else None
-        if card is not None and f"play:{NAMES[card]}:{room[0]}" in legal_set:
-            rule, chosen = f"3.5 discard on lost flag {room[0]}", f"play:{NAMES[card]}:{room[0]}"
-    if chosen is None and tactics_ok and params.morale_proves:
-        chosen = _morale_proving(ctx, legal)
-        if chosen is not None:
-            rule = "ours: morale card proves a flag"
-    if chosen is None and tactics_ok and params.avoid_double_pass and _opponent_stuck(pos):
-        chosen = _unlock(ctx, legal)
-        if chosen is not None:
-            rule = "ours: a tactics card lets the opponent play again"
+    rule, chosen = _by_rule(ctx, legal, tried)
     ranked: Suggestions = [(t.action, t.game) for t in tried[:params.suggestions]]
     if chosen is None and not ranked:
-        rule, chosen = _no_troop(ctx, legal, before, tactics_ok)
+        rule, chosen = _no_troop(ctx, legal, before, pos.can_play_tactic(pos.me) and bool(tactic_plays(legal)))
     elif chosen is None:
-        chosen = ranked[0][0]
+        rule, chosen = "best", ranked[0][0]
     suggestions = [(chosen, RULE_UTILITY)] if rule != "best" else []
     suggestions += [(a, u) for a, u in ranked if a != chosen or rule == "best"]
     return suggestions, _analysis(ctx, chosen, rule, before, tried)
+
+
+def _by_rule(ctx: Context, legal: list[str], tried: list[Tried]) -> tuple[str, str | None]:
+    """The rules that decide before the best troop move (the module docstring's 2-5), in order."""
+    pos, params = ctx.pos, ctx.params
+    for t in tried:  # ours: a troop that wins the game at once (flags held or provable)
+        if pos.wins_with([p >= 1.0 for p in t.flags]) and _wins(pos, t.action):
+            return "ours: troop wins the game", t.action
+    tactics_ok = pos.can_play_tactic(pos.me) and bool(tactic_plays(legal))
+    lost = [f for f, fc in enumerate(ctx.flags) if fc.method == "lost" or (fc.method == "decided" and fc.p == 0.0)]
+    if tactics_ok:
+        chosen = winning_tactic(pos, legal, pos.flags_held(pos.me, ctx.pool))
+        if chosen is not None:
+            return "3.6 tactic wins the game", chosen
+        saves = saving_tactics(ctx, legal, lost) if lost else []
+        if saves:
+            return "3.6 tactic saves a flag", saves[0].action
+    room = [f for f in lost if f in pos.open_flags(pos.me)]
+    if params.discard_on_lost and room:
+        card = dump_card(ctx)
+        if card is not None and f"play:{NAMES[card]}:{room[0]}" in legal:
+            return f"3.5 discard on lost flag {room[0]}", f"play:{NAMES[card]}:{room[0]}"
+    if tactics_ok and params.morale_proves:
+        chosen = _morale_proving(ctx, legal)
+        if chosen is not None:
+            return "ours: morale card proves a flag", chosen
+    if tactics_ok and params.avoid_double_pass and _opponent_stuck(pos):
+        chosen = _unlock(ctx, legal)
+        if chosen is not None:
+            return "ours: a tactics card lets the opponent play again", chosen
+    return "best", None
 
 
 def _no_troop(ctx: Context, legal: list[str], before: float, tactics_ok: bool) -> tuple[str, str]:
