@@ -5,6 +5,7 @@ intervals, tactics on and off, and Deep Barca's decision time per move.
     python -m ops.bench.battleline_agents --games 1000 --workers 2    # the issue's size
     python -m ops.bench.battleline_agents --pairings io --games 4000  # the IO comparison
     python -m ops.bench.battleline_agents --timing 10 --games 0       # decision time, whole stack
+    python -m ops.bench.battleline_agents --pairings naive --tactics off --param game='"symmetric"'
 
 Pairings: `random` (deep-barca vs random), `naive` (deep-barca vs naive), `io` (deep-barca with
 its Intelligence Office vs without), `naive-random`. Games are played in pairs on one deal (the
@@ -19,12 +20,14 @@ agent's actors per decision (median, p99) and the whole game's CPU time per deci
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from multiprocessing import Pool
 from typing import Any
 
 from actors.battleline.direct import make_policy, play_direct
+from actors.battleline.params import DeepBarcaParams
 from ops.tournament.report import wilson
 
 PAIRINGS = {
@@ -36,11 +39,11 @@ PAIRINGS = {
 BASE_SEED = 1000
 
 
-def one_game(task: tuple[str, bool, int]) -> tuple[str, bool, str, float, list[float]]:
-    """(pairing, tactics, game index) -> (pairing, tactics, result of the first agent, CPU s, its
-    decision times)."""
-    pairing, tactics, g = task
-    first, second = (make_policy(name) for name in PAIRINGS[pairing])
+def one_game(task: tuple[str, bool, int, dict[str, Any]]) -> tuple[str, bool, str, float, list[float]]:
+    """(pairing, tactics, game index, Deep Barca's params) -> (pairing, tactics, result of the first
+    agent, CPU s, its decision times)."""
+    pairing, tactics, g, params = task
+    first, second = (make_policy(name, DeepBarcaParams(**params)) for name in PAIRINGS[pairing])
     seat = g % 2  # the first agent's seat: games in pairs on one deal
     seats = [first, second] if seat == 0 else [second, first]
     t0 = time.process_time()
@@ -50,8 +53,9 @@ def one_game(task: tuple[str, bool, int]) -> tuple[str, bool, str, float, list[f
     return pairing, tactics, result, spent, list(getattr(first, "times", []))
 
 
-def run(pairings: list[str], variants: list[bool], games: int, workers: int) -> list[dict[str, Any]]:
-    tasks = [(p, t, g) for p in pairings for t in variants for g in range(games)]
+def run(pairings: list[str], variants: list[bool], games: int, workers: int,
+        params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    tasks = [(p, t, g, params or {}) for p in pairings for t in variants for g in range(games)]
     tally: dict[tuple[str, bool], dict[str, Any]] = {
         (p, t): {"W": 0, "D": 0, "L": 0, "cpu": 0.0, "times": []} for p in pairings for t in variants}
     t0 = time.perf_counter()
@@ -144,10 +148,14 @@ def main() -> None:
     parser.add_argument("--tactics", choices=("on", "off", "both"), default="both")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--timing", type=int, default=0, metavar="K", help="K games through the whole stack")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=JSON",
+                        help="a Deep Barca constant (actors/battleline/params.py) for every deep-barca seat")
     args = parser.parse_args()
+    params = {k: json.loads(v) for k, _, v in (p.partition("=") for p in args.param)}
+    DeepBarcaParams(**params)  # refuse a bad constant before playing
     variants = {"on": [True], "off": [False], "both": [True, False]}[args.tactics]
     if args.games:
-        print(table(run(args.pairings, variants, args.games, args.workers)))
+        print(table(run(args.pairings, variants, args.games, args.workers, params)))
     if args.timing:
         for tactics in variants:
             t = timing(args.timing, tactics)
