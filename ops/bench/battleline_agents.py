@@ -92,7 +92,8 @@ def timing(games: int, tactics: bool) -> dict[str, float]:
     from actors.registry import parse_lineup
     from bus.log import parse_log
 
-    spent: dict[tuple[int, int], float] = {}
+    spent: dict[tuple[int, int], float] = {}  # (game, decision turn) -> CPU s of seat 0's actors
+    current = [0]
     originals = {cls: cls.handle for cls in (offices.BattleLinePresident, offices.DeepBarcaStrategyOffice,
                                              offices.DeepBarcaIntelligenceOffice)}
 
@@ -106,7 +107,7 @@ def timing(games: int, tactics: bool) -> dict[str, float]:
             finally:
                 seat = int(self.address[1:].split("/")[0])
                 if seat == 0 and getattr(message, "turn", None) is not None:
-                    key = (seat, message.turn)
+                    key = (current[0], message.turn)
                     spent[key] = spent.get(key, 0.0) + time.process_time() - t0
         return handle
 
@@ -115,6 +116,7 @@ def timing(games: int, tactics: bool) -> dict[str, float]:
         for cls in originals:
             cls.handle = timed(cls)
         for g in range(games):
+            current[0] = g
             header = make_header("battleline", BASE_SEED + g, parse_lineup("deep-barca,naive", 2), {"tactics": tactics})
             t0 = time.process_time()
             data = record(header)
@@ -127,7 +129,7 @@ def timing(games: int, tactics: bool) -> dict[str, float]:
     times = sorted(spent.values())
     return {"decisions": len(times), "median_ms": 1000 * statistics.median(times),
             "p99_ms": 1000 * times[int(0.99 * (len(times) - 1))], "max_ms": 1000 * times[-1],
-            "game_cpu_per_decision_ms": 1000 * total / max(1, decisions)}
+            "game_cpu_per_decision_ms": 1000 * total / max(1, decisions), "games_cpu_s": total / max(1, games)}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -161,7 +163,8 @@ def main() -> None:
             t = timing(args.timing, tactics)
             print(f"whole stack, tactics {'on' if tactics else 'off'}: {t['decisions']} deep-barca decisions, "
                   f"median {t['median_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms, max {t['max_ms']:.1f} ms "
-                  f"(agent's actors); whole game {t['game_cpu_per_decision_ms']:.1f} ms CPU per decision")
+                  f"(its President and offices); a whole game {t['games_cpu_s']:.2f} s CPU, "
+                  f"{t['game_cpu_per_decision_ms']:.1f} ms per decision of either seat")
 
 
 if __name__ == "__main__":
