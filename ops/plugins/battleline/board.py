@@ -1,7 +1,6 @@
 """The Battle Line board for the debugger: nine flags in a row, seat 1's cards above them and seat
-0's below (in the order placed), Fog and Mud on their flag, claimed flags moved to their winner's
-side, both hands (the viewer's own only, and the other's card counts, for a player's view) and the
-decks."""
+0's below (in the order placed), Fog (F) and Mud (M) on their flag, a claimed flag in its winner's
+colour, both hands (for a player's view: its own, and the other's card counts) and the decks."""
 
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ COLOURS = {"R": "#d62728", "O": "#ff7f0e", "Y": "#d4b000", "G": "#2ca02c", "B": 
 TACTIC = "#555555"
 W, H, GAP = 30, 22, 4  # a card, and the space between two
 COLUMN = W + 26  # one flag's column
+SEAT_FILL = ("#8fb8de", "#e8a0a0")  # a flag claimed by seat 0 / seat 1
 FLAGS = 9
 
 
@@ -26,17 +26,14 @@ def board(state: State, player: int | None = None) -> str:
     for f, flag in enumerate(data["flags"]):
         x = 10 + COLUMN * f
         claimed = flag["claimed"]
-        fy = top + (-(H + 6) if claimed == 1 else (H + 6) if claimed == 0 else 0)
         label = f"{f}" + ("F" if flag["fog"] >= 0 else "") + ("M" if flag["mud"] >= 0 else "")
-        fill = "#f5d76e" if claimed < 0 else "#bbbbbb"
-        parts.append(f'<rect x="{x}" y="{fy}" width="{W}" height="{H}" rx="11" fill="{fill}" '
+        fill = "#f5d76e" if claimed < 0 else SEAT_FILL[claimed]
+        parts.append(f'<rect x="{x}" y="{top}" width="{W}" height="{H}" rx="11" fill="{fill}" '
                      f'stroke="#333"><title>flag {f}{_claim(claimed)}</title></rect>')
-        parts.append(text(x + W / 2, fy + 15, label, 11, "middle"))
+        parts.append(text(x + W / 2, top + 15, label, 11, "middle"))
         for seat in (0, 1):
             for i, (card, _) in enumerate(flag["sides"][seat]):
                 y = top + (H + GAP) * (i + 1) + 6 if seat == 0 else top - (H + GAP) * (i + 1) - 6
-                if claimed >= 0:
-                    y += (H + 6) if claimed == 0 else -(H + 6)
                 parts.append(_card(x, y, card))
     y = top + 6 * (H + GAP) + 20
     for seat in (1, 0):
