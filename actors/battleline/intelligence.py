@@ -59,7 +59,7 @@ def hand_chances(obs: dict[str, Any], misses: dict[str, int], params: DeepBarcaP
     free = dict(weights)
     left = float(n)
     while free and left > 0.0:
-        total = sum(free.values())
+        total = math.fsum(free.values())
         capped = [c for c, w in free.items() if left * w / total >= 1.0]
         if not capped:
             for c, w in free.items():
@@ -78,9 +78,9 @@ def information(obs: dict[str, Any], hand: dict[int, float]) -> float:
     """How much the beliefs know beyond the even prior: 1 - H(beliefs) / H(prior), on 0..1."""
     if not hand:
         return 0.0
-    prior = sum(hand.values()) / len(hand)
+    prior = math.fsum(hand.values()) / len(hand)
     h0 = len(hand) * _entropy(prior)
-    return 0.0 if h0 <= 0.0 else max(0.0, 1.0 - sum(_entropy(h) for h in hand.values()) / h0)
+    return 0.0 if h0 <= 0.0 else max(0.0, 1.0 - math.fsum(_entropy(h) for h in hand.values()) / h0)
 
 
 def _entropy(q: float) -> float:

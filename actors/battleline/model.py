@@ -17,6 +17,7 @@ chances of any five flags and of three adjacent ones, flags taken as independent
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement, permutations
@@ -101,7 +102,7 @@ def _tail(probs: list[float], m: int) -> float:
             nxt[j] += d * (1.0 - q)
             nxt[j + 1] += d * q
         dist = nxt
-    return sum(dist[m:]) if m < len(dist) else 0.0
+    return math.fsum(dist[m:]) if m < len(dist) else 0.0
 
 
 # -- formations of one side, strongest first ---------------------------------------------------
@@ -475,7 +476,7 @@ def _at_least_five(flags: list[float]) -> float:
             nxt[j] += d * (1.0 - q)
             nxt[j + 1] += d * q
         dist = nxt
-    return sum(dist[5:])
+    return math.fsum(dist[5:])
 
 
 def _three_adjacent(flags: list[float]) -> float:
