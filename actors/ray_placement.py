@@ -5,21 +5,27 @@ translates. Messages cross as msgpack bytes of their JSON-mode dicts, never pick
 A wave is split by host, every host handles its share in order (so one actor sees its messages
 in log order), hosts run in parallel, and the outputs are put back in the wave's order.
 Hosts are reset, not re-created, from game to game.
+
+With deadlines (`set_deadlines`, a placement.Clock): a host that has not answered its share of a
+wave within `decision_seconds` retires the seats it serves (`timeouts`, which the bus logs) and is
+killed (a fresh one serves the next game); the game's budget running out raises bus.bus.Overtime.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import time
 from typing import Any
 
 import ray
 
+from actors.address import seat_of
 from actors.lineup import build_actors
-from actors.placement import InlinePlacement, group_key
+from actors.placement import Clock, InlinePlacement, group_key
 from bus.bus import deliver_one
 from bus.codec import dump, load, pack, unpack
-from bus.messages import REFEREE, Message
+from bus.messages import REFEREE, Message, Retire
 
 
 class Host:
@@ -100,6 +106,17 @@ class RayPlacement:
         self.where: dict[str, str] = {}
         self.local: InlinePlacement | None = None
         self.addresses: frozenset[str] = frozenset()
+        self.clock: Clock | None = None
+        self.timeouts: dict[int, Retire] = {}  # seats whose host overran in the last wave
+
+    def set_deadlines(self, clock: Clock | None) -> None:
+        """Budgets for the games to come (None: none)."""
+        self.clock = clock
+
+    def start(self) -> None:
+        """The game begins: its clock starts."""
+        if self.clock is not None:
+            self.clock.start()
 
     def reset(self, header: dict[str, Any]) -> None:
         """Prepare for the game of `header`, reusing hosts of earlier games."""
@@ -127,6 +144,10 @@ class RayPlacement:
             if message.to == REFEREE:
                 continue
             batches.setdefault(self.where[message.to], []).append(i)
+        self.timeouts = {}
+        if batches and self.clock is not None:
+            self.clock.budget(wave[min(min(idx) for idx in batches.values())][0])  # Overtime if none is left
+        t0 = time.monotonic()
         futures = {
             key: self.hosts[key].handle_batch.remote(pack([[wave[i][0], dump(wave[i][1])] for i in idx]))
             for key, idx in sorted(batches.items())
@@ -134,10 +155,49 @@ class RayPlacement:
         for i, (seq, message) in enumerate(wave):  # the referee runs here meanwhile
             if message.to == REFEREE:
                 results[i] = self.local.deliver_wave([(seq, message)])[0]
-        for key, payload in zip(futures, ray.get(list(futures.values()))):
+        answers = dict(zip(futures, ray.get(list(futures.values())))) if self.clock is None else self._within(futures, batches, wave, t0)
+        for key, payload in answers.items():
             for i, outs in zip(batches[key], unpack(payload)):
                 results[i] = [load(d) for d in outs]
+        for i, outs in enumerate(results):
+            if outs is None:  # a host that overran: the bus puts its seat's Retire in place
+                results[i] = []
         return results  # type: ignore[return-value]
+
+    def _within(self, futures: dict[str, Any], batches: dict[str, list[int]], wave: list[tuple[int, Message]],
+                t0: float) -> dict[str, bytes]:
+        """The hosts' answers that came within the budgets; the others' seats time out (or the game does)."""
+        clock = self.clock
+        pending = {ref: key for key, ref in futures.items()}
+        answers: dict[str, bytes] = {}
+        while pending:
+            now = time.monotonic()
+            waits = [t0 + clock.decision_seconds - now] if clock.decision_seconds is not None else []
+            waits += [clock.deadline - now] if clock.deadline is not None else []
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=max(0.0, min(waits)) if waits else None)
+            if not ready:
+                break
+            for ref in ready:
+                key = pending.pop(ref)
+                answers[key] = ray.get(ref)
+                self._charge(key, time.monotonic() - t0)
+        if not pending:
+            return answers
+        late = sorted(pending.values())
+        for key in late:
+            self._charge(key, time.monotonic() - t0)
+            ray.kill(self.hosts.pop(key))  # it may never answer: a fresh host serves the next game
+        if clock.game_over() or clock.decision_seconds is None:
+            clock.overtime(min(wave[i][0] for key in late for i in batches[key]))
+        for key in late:
+            seat = seat_of(key)
+            self.timeouts.setdefault(seat, clock.timeout(seat))
+        return answers
+
+    def _charge(self, key: str, seconds: float) -> None:
+        seat = seat_of(key)
+        if seat is not None:
+            self.clock.charge(seat, seconds)
 
     def close(self) -> None:
         for handle in self.hosts.values():

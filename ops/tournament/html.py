@@ -14,7 +14,8 @@ from ops.svg import COLOURS, line_chart
 
 def format_html(report: dict[str, Any], title: str = "detente tournament", pages: str | None = "pages") -> str:
     """The report page; `pages` is the folder (relative to the page) holding each listed game's page."""
-    intro = (f"{report['games']:,} games recorded; {report['games_with_agent_errors']} with agent errors; "
+    intro = (f"{report['games']:,} games recorded; {report.get('games_aborted', 0)} aborted over their time budget "
+             f"(each a loss for the seat it counts against); {report['games_with_agent_errors']} with agent errors; "
              f"mean {_fmt(report['mean_steps'] or 0, 1)} steps and {_fmt(report['mean_log_bytes'] or 0, 0)} log bytes "
              f"per game. Intervals are 95% (means: normal approximation; rates: Wilson).")
     cooperative = report.get("cooperative", False)
@@ -41,10 +42,12 @@ def format_html(report: dict[str, Any], title: str = "detente tournament", pages
 
 
 def _agents(agents: list[dict[str, Any]], cooperative: bool) -> str:
-    cols = ["agent", "games", "seats", "mean score", "win rate"] + ([] if cooperative else ["mean rank", "rating mu", "rating sigma"])
+    cols = ["agent", "games", "seats", "mean score", "win rate", "abort rate", "error rate"] + (
+        [] if cooperative else ["mean rank", "rating mu", "rating sigma"])
     rows = []
     for a in agents:
-        cells = [html.escape(a["agent"]), str(a["games"]), str(a["seats"]), _ci(a, "mean_score"), _ci(a, "win_rate")]
+        cells = [html.escape(a["agent"]), str(a["games"]), str(a["seats"]), _ci(a, "mean_score"), _ci(a, "win_rate"),
+                 _share(a, "abort_rate", "aborted"), _share(a, "error_rate", "with_errors")]
         if not cooperative:
             r = a.get("rating") or {}
             cells += [_ci(a, "mean_rank"), _fmt(r.get("mu"), 2), _fmt(r.get("sigma"), 2)]
@@ -53,11 +56,12 @@ def _agents(agents: list[dict[str, Any]], cooperative: bool) -> str:
 
 
 def _breakdown(agents: list[dict[str, Any]], key: str, name: str, cooperative: bool) -> str:
-    cols = ["agent", name, "games", "mean score", "win rate"] + ([] if cooperative else ["mean rank"])
+    cols = ["agent", name, "games", "mean score", "win rate", "abort rate", "error rate"] + ([] if cooperative else ["mean rank"])
     rows = []
     for a in agents:
         for k, b in a[key].items():
-            cells = [html.escape(a["agent"]), html.escape(k), str(b["games"]), _ci(b, "mean_score"), _ci(b, "win_rate")]
+            cells = [html.escape(a["agent"]), html.escape(k), str(b["games"]), _ci(b, "mean_score"), _ci(b, "win_rate"),
+                     _share(b, "abort_rate", "aborted"), _share(b, "error_rate", "with_errors")]
             rows.append(cells + ([] if cooperative else [_ci(b, "mean_rank")]))
     return _table(cols, rows)
 
@@ -131,15 +135,21 @@ def _games(games: list[dict[str, Any]], pages: str | None) -> str:
     for g in games:
         gid = html.escape(g["game_id"])
         link = f'<a href="{pages}/{gid}.html">{gid}</a>' if pages else gid
-        rows.append([link, html.escape(g["summary"] or ""), str(g["steps"]), str(g["errors"])])
-    return "<p>The first games, then any with agent errors; each links to its page.</p>" + _table(
-        ["game", "result", "steps", "agent errors"], rows)
+        rows.append([link, html.escape(g["summary"] or ""), str(g["steps"]), str(g["errors"]),
+                     html.escape(g.get("aborted") or "-")])
+    return "<p>The first games, then any aborted or with agent errors; each links to its page.</p>" + _table(
+        ["game", "result", "steps", "agent errors", "aborted"], rows)
 
 
 def _table(cols: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{c}</th>" for c in cols)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _share(block: dict[str, Any], key: str, count: str) -> str:
+    """A rate with the count it is of (seats), e.g. "0.250 (2)"."""
+    return f"{_fmt(block.get(key))} ({block.get(count, 0)})"
 
 
 def _ci(block: dict[str, Any], key: str) -> str:

@@ -4,6 +4,12 @@ breakdowns per seat and per role (or power), head-to-head, and openskill ratings
 Ratings are computed game by game in game-id order, so the same store always gives the same
 table. Means use the normal approximation (mean +- 1.96 standard errors); win rates use the
 Wilson score interval.
+
+Beside every win rate stand an abort rate (the share of seats whose game was aborted over its time
+budget against them: each such seat counts as a loss, ranked last, with no score) and an error
+rate (the share of seats with at least one error event naming their actors: illegal moves,
+failures, refused answers, retirements). An aborted game counts for the seat blamed only; it is
+left out of ratings, head to head, teams and the games' own sections (it has no result).
 """
 
 from __future__ import annotations
@@ -43,10 +49,13 @@ def wilson(wins: int, n: int) -> tuple[float, float, float]:
 
 
 def _block(rows: list[tuple]) -> dict[str, Any]:
-    """Summary of seat rows (score, rank, win)."""
-    scores = [r[0] for r in rows]
+    """Summary of seat rows (score, rank, win, aborted, errors); an aborted seat has no score,
+    errors are unknown (None) in stores older than per-seat errors."""
+    scores = [r[0] for r in rows if r[0] is not None]
     ranks = [r[1] for r in rows]
     wins = sum(1 for r in rows if r[2])
+    aborted = sum(1 for r in rows if len(r) > 3 and r[3])
+    counted = [r[4] for r in rows if len(r) > 4 and r[4] is not None]
     ms, ms_lo, ms_hi = mean_ci(scores)
     mr, mr_lo, mr_hi = mean_ci(ranks)
     wr, wr_lo, wr_hi = wilson(wins, len(rows))
@@ -58,6 +67,10 @@ def _block(rows: list[tuple]) -> dict[str, Any]:
         "mean_rank_ci": [mr_lo, mr_hi],
         "win_rate": wr,
         "win_rate_ci": [wr_lo, wr_hi],
+        "aborted": aborted,
+        "abort_rate": aborted / len(rows) if rows else math.nan,
+        "with_errors": sum(1 for e in counted if e),
+        "error_rate": sum(1 for e in counted if e) / len(counted) if counted else math.nan,
     }
 
 
@@ -103,12 +116,13 @@ def build_report(store: Store) -> dict[str, Any]:
     score distribution instead of ranks, ratings and head-to-head."""
     report = _ranked_report(store)
     rows = _game_rows(store.db)
+    played = [r for r in rows if not r["aborted"]]
     game = json.loads(store.get_meta("spec") or "{}").get("game")
     cooperative = bool(rows) and all(len(r["teams"]) == 1 for r in rows)
-    report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, rows),
+    report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, played),
                   games_listed=_listed(rows))
     if cooperative:
-        scores = [r["scores"][0] for r in rows]
+        scores = [r["scores"][0] for r in played]
         mean, lo, hi = mean_ci(scores)
         report["scores"] = {"mean": mean, "mean_ci": [lo, hi], "histogram": _histogram(scores)}
         report["head_to_head"], report["rating_history"], report["teams"] = {}, [], []  # one team: its score says it all
@@ -122,7 +136,8 @@ def build_report(store: Store) -> dict[str, Any]:
 
 
 def _game_rows(db: Any) -> list[dict[str, Any]]:
-    cols = ("game_id", "seats", "scores", "ranks", "winners", "roles", "teams", "extra", "summary", "errors", "steps")
+    cols = ("game_id", "seats", "scores", "ranks", "winners", "roles", "teams", "extra", "summary", "errors", "steps",
+            "aborted")
     rows = db.execute(f"select {', '.join(cols)} from games order by game_id").fetchall()
     out = []
     for row in rows:
@@ -145,34 +160,35 @@ def _sections(game: str | None, rows: list[dict[str, Any]]) -> list[dict[str, An
     return resolve(plugin.report)(rows) if plugin is not None and plugin.report else []
 
 
-LISTED = 20  # games linked from a report: the first ones, then any with agent errors
+LISTED = 20  # games linked from a report: the first ones, then any aborted or with agent errors
 
 
 def _listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    picked = rows[:LISTED] + [r for r in rows[LISTED:] if r["errors"]][:LISTED]
-    return [{"game_id": r["game_id"], "summary": r["summary"], "steps": r["steps"], "errors": r["errors"]}
-            for r in picked]
+    picked = rows[:LISTED] + [r for r in rows[LISTED:] if r["errors"] or r["aborted"]][:LISTED]
+    return [{"game_id": r["game_id"], "summary": r["summary"], "steps": r["steps"], "errors": r["errors"],
+             "aborted": r["aborted"]} for r in picked]
 
 
 def _ranked_report(store: Store) -> dict[str, Any]:
     db = store.db
     total = store.count()
     seat_rows = db.execute(
-        "select label, seat, role, score, rank, win, game_id from seats order by game_id, seat"
+        "select label, seat, role, score, rank, win, game_id, aborted, errors from seats order by game_id, seat"
     ).fetchall()
     by_label: dict[str, list[tuple]] = defaultdict(list)
     by_seat: dict[tuple[str, int], list[tuple]] = defaultdict(list)
     by_role: dict[tuple[str, str], list[tuple]] = defaultdict(list)
     per_game: dict[str, list[tuple]] = defaultdict(list)
     games_of: dict[str, set[str]] = defaultdict(set)
-    for label, seat, role, score, rank, win, gid in seat_rows:
-        row = (score, rank, win)
+    for label, seat, role, score, rank, win, gid, aborted, errors in seat_rows:
+        row = (score, rank, win, aborted, errors)
         by_label[label].append(row)
         games_of[label].add(gid)
         by_seat[(label, seat)].append(row)
         if role:
             by_role[(label, role)].append(row)
-        per_game[gid].append((label, rank))
+        if not aborted:
+            per_game[gid].append((label, rank))
     team_rows = _team_rows(db)
     table, history = ratings([(gid, [labels for labels, _, _, _ in teams], [rank for _, rank, _, _ in teams])
                               for gid, teams in team_rows])
@@ -198,11 +214,13 @@ def _ranked_report(store: Store) -> dict[str, Any]:
         entry["rank_histogram"] = _histogram([r[1] for r in by_label[label]])
         agents.append(entry)
     failures = db.execute("select count(*) from games where errors > 0").fetchone()[0]
+    aborted = db.execute("select count(*) from games where aborted is not null").fetchone()[0]
     stats = db.execute("select avg(nbytes), avg(steps), avg(duration_ms) from games").fetchone()
     return {
         "teams": _team_blocks(team_rows),
         "games": total,
         "games_with_agent_errors": failures,
+        "games_aborted": aborted,
         "mean_log_bytes": stats[0],
         "mean_steps": stats[1],
         "mean_game_ms": stats[2],
@@ -215,7 +233,7 @@ def _ranked_report(store: Store) -> dict[str, Any]:
 def _team_rows(db: Any) -> list[tuple[str, list[tuple[list[str], float, bool, int]]]]:
     """Per game in game-id order: each team as (seat labels, rank, won, position)."""
     out = []
-    rows = db.execute("select game_id, seats, ranks, winners, teams from games order by game_id").fetchall()
+    rows = db.execute("select game_id, seats, ranks, winners, teams from games where aborted is null order by game_id").fetchall()
     for gid, seats, ranks, winners, teams in rows:
         teams = teams or [[s] for s in range(len(seats))]  # a store older than teams: seats on their own
         out.append((gid, [([seats[s] for s in team], min(ranks[s] for s in team), any(s in winners for s in team), pos)
@@ -269,26 +287,33 @@ def _ci(block: dict[str, Any], key: str, fmt: str = "{:.3f}") -> str:
     return f"{fmt.format(block[key])} [{fmt.format(lo)}, {fmt.format(hi)}]"
 
 
+def _rate(block: dict[str, Any], key: str) -> str:
+    value = block.get(key)
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
 def format_text(report: dict[str, Any]) -> str:
-    lines = [f"{report['games']:,} games recorded ({report['games_with_agent_errors']} with agent errors); "
+    lines = [f"{report['games']:,} games recorded ({report.get('games_aborted', 0)} aborted over their time budget, "
+             f"{report['games_with_agent_errors']} with agent errors); "
              f"mean {report['mean_steps'] or 0:.1f} steps, {report['mean_log_bytes'] or 0:,.0f} log bytes per game", ""]
+    rates = f"{'abort rate':>12}{'error rate':>12}"
     if report.get("cooperative"):
-        head = f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'win rate [95% CI]':<26}"
+        head = f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'win rate [95% CI]':<26}{rates}"
         lines += [head, "-" * len(head)]
         lines += [f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'win_rate'):<26}"
-                  for a in report["agents"]]
+                  f"{_rate(a, 'abort_rate'):>12}{_rate(a, 'error_rate'):>12}" for a in report["agents"]]
         s = report["scores"]
         lines += ["", f"score per game (one team): mean {_ci(s, 'mean')}; distribution (score: games): "
                   + ", ".join(f"{k}: {v}" for k, v in s["histogram"].items())]
     else:
         head = (f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'mean rank [95% CI]':<26}"
-                f"{'win rate [95% CI]':<26}{'rating mu/sigma':>16}")
+                f"{'win rate [95% CI]':<26}{rates}{'rating mu/sigma':>16}")
         lines += [head, "-" * len(head)]
         for a in report["agents"]:
             r = a["rating"] or {"mu": math.nan, "sigma": math.nan}
             lines.append(
                 f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'mean_rank'):<26}{_ci(a, 'win_rate'):<26}"
-                f"{r['mu']:>9.2f}/{r['sigma']:<6.2f}"
+                f"{_rate(a, 'abort_rate'):>12}{_rate(a, 'error_rate'):>12}{r['mu']:>9.2f}/{r['sigma']:<6.2f}"
             )
         lines += ["", "rank distribution (rank: seats)"]
         lines += [f"  {a['agent']:<16} " + ", ".join(f"{k}: {v}" for k, v in a["rank_histogram"].items())

@@ -10,6 +10,13 @@ tournament compact` reclaims its bytes). A runner that dies mid-batch has its ba
 fresh runner. The driver holds the folder lock (store.FolderLock) from start to end, so a second
 driver on the same folder stops at once; a full disk stops the driver with one line (StorageError)
 and the rerun plays what was not recorded.
+
+A game over the spec's `max_game_seconds` is aborted where it stands (its log ends with the bus's
+game_end and verifies like any other) and recorded as aborted, against the seat whose actors took
+the most time; it ends its runner's batch, and the runner is replaced (the agent that overran may
+have left it busy) while the batch's other games go back to the queue. A runner that gives no
+answer for much longer than its games' budgets allow (an agent stuck where no signal reaches it)
+is killed and replaced like a dead one.
 """
 
 from __future__ import annotations
@@ -18,13 +25,15 @@ import json
 import os
 import time
 import uuid
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from actors.match import make_header, play
 from actors.registry import AgentSpec
-from bus.log import LogWriter, PackedLogWriter
+from bus.codec import pack
+from bus.log import MAX_FRAME, PACKED, LogWriter, PackedLogWriter, frame
 from ops.logging import configure as configure_logging
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
@@ -69,11 +78,12 @@ class BatchPlayer:
         self.file = open(self.dir / self.segment, "wb")
         if self.budget is not None:
             self.file = FaultyFile(self.file, self.budget)
-        writer = PackedLogWriter if self.spec.compress else LogWriter
+        writer = _PackedWithin if self.spec.compress else LogWriter
         self.writer = writer(self.file, fsync=self.spec.fsync)
 
     def play(self, indices: list[int]) -> list[dict[str, Any]]:
-        """Play the games `indices`; one result row each (a crashed game's row has `error`)."""
+        """Play the games `indices`; one result row each (a crashed game's row has `error`). An
+        aborted game (row `aborted`) ends the batch: the rows then cover the games up to it."""
         spec = self.spec
         rows = []
         for idx in indices:
@@ -86,7 +96,8 @@ class BatchPlayer:
             t0 = time.perf_counter()
             try:
                 self.writer.header(header)
-                result = play(header, self.writer, runtime=spec.placement, placement=self.placement)
+                result = play(header, self.writer, runtime=spec.placement, placement=self.placement,
+                              game_seconds=spec.max_game_seconds)
                 self.writer.end_game()
             except OSError:  # the segment cannot be written (disk full): the driver stops, not the game
                 raise
@@ -95,8 +106,9 @@ class BatchPlayer:
                 self._roll()  # the segment now ends in a partial game: start a clean one
                 continue
             end = result.end
-            scores = list(end.returns)
-            # a game may rank players itself (e.g. by centres held, then by when eliminated)
+            scores = list(end.returns) if result.aborted is None else [None] * len(seated)  # an abort has no result
+            # a game may rank players itself (e.g. by centres held, then by when eliminated); an
+            # abort ranks the seat to blame last
             ranks = [float(r) for r in end.ranks] if end.ranks is not None else ranks_of(scores)
             rows.append(
                 {
@@ -115,6 +127,9 @@ class BatchPlayer:
                     "records": result.records,
                     "summary": end.summary,
                     "errors": result.errors,
+                    "seat_errors": [result.seat_errors.get(s, 0) for s in range(len(seated))],
+                    "aborted": result.aborted,
+                    "blame": result.blame,
                     "duration_ms": (time.perf_counter() - t0) * 1000,
                     "segment": self.segment,
                     "offset": offset,
@@ -122,6 +137,8 @@ class BatchPlayer:
                     "runner": self.runner_id,
                 }
             )
+            if result.aborted is not None:
+                break  # this runner is replaced: the batch's other games go back to the queue
         self.file.flush()
         if spec.fsync:
             os.fsync(self.file.fileno())
@@ -132,6 +149,19 @@ class BatchPlayer:
             self.file.close()
         if self.placement is not None:
             self.placement.close()
+
+
+class _PackedWithin(PackedLogWriter):
+    """Packs each game into one frame, unless the packed frame would be longer than readers accept
+    (MAX_FRAME: possible only for a game of near-incompressible records, which the limits allow
+    up to their game_bytes); then the game's frames are written as they are (each within limits)."""
+
+    def end_game(self) -> None:
+        frames, self._frames = self._frames, []
+        if frames:
+            packed = frame(pack({"packed": PACKED, "data": zlib.compress(b"".join(frames), self._level)}))
+            self._out.write(packed if len(packed) <= MAX_FRAME else b"".join(frames))
+        LogWriter.end_game(self)
 
 
 def _remote_runner():
@@ -247,7 +277,14 @@ def pending_batches(games: int, done: set[int], batch: int) -> Iterator[list[int
 
 class _Pool:
     """Runner actors fed batches, at most two in flight each; a runner that dies is replaced and
-    its batches re-queued (up to `max_restarts` times in a run)."""
+    its batches re-queued (up to `max_restarts` times in a run). A runner whose batch ended in an
+    aborted game is replaced too (not counted as a restart): it gets no more work, a fresh one takes
+    its slot, the games it did not play go back first, and it is killed once its last batch is in.
+    With a game budget, a runner silent for longer than `STALL_GAMES` of its budgets a game (plus
+    `STALL_GRACE` seconds to start) is taken for dead."""
+
+    STALL_GAMES = 3.0
+    STALL_GRACE = 120.0
 
     def __init__(self, runner_cls: Any, out: str, spec_data: dict[str, Any], k: int, max_restarts: int,
                  faults: dict[str, int] | None = None):
@@ -255,14 +292,19 @@ class _Pool:
         self.faults = dict(faults or {})
         self.requeue: list[list[int]] = []  # batches of dead runners, played again first
         self.run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
-        self.serial = self.restarts = 0
+        self.serial = self.restarts = self.renewed = 0
+        budget = spec_data.get("max_game_seconds")
+        self.stall = None if budget is None else self.STALL_GRACE + self.STALL_GAMES * budget * spec_data.get("batch", 1)
+        self.heard: dict[int, float] = {}  # id(runner) -> when it was started or last answered
         self.pool = [self._start() for _ in range(k)]
         self.idle = {i: 2 for i in range(k)}
         self.inflight: dict[Any, tuple[Any, list[int], int]] = {}  # ref -> (runner, batch, slot)
 
     def _start(self) -> Any:
         self.serial += 1
-        return self.runner_cls.remote(self.out, self.spec_data, f"{self.run_tag}-r{self.serial:03d}", self.faults)
+        handle = self.runner_cls.remote(self.out, self.spec_data, f"{self.run_tag}-r{self.serial:03d}", self.faults)
+        self.heard[id(handle)] = time.monotonic()
+        return handle
 
     def results(self, batches: Iterator[list[int]]):
         """Rows of every batch of `batches` as each finishes. Raises StorageError when a runner
@@ -279,7 +321,10 @@ class _Pool:
                     self.idle[slot] -= 1
             if not self.inflight:
                 return
-            ready, _ = ray.wait(list(self.inflight), num_returns=1)
+            ready, _ = ray.wait(list(self.inflight), num_returns=1, timeout=None if self.stall is None else 5.0)
+            if not ready:
+                self._stalled()
+                continue
             for ref in ready:
                 handle, batch, slot = self.inflight.pop(ref)
                 try:
@@ -291,8 +336,45 @@ class _Pool:
                     if isinstance(exc.cause, OSError):
                         raise storage_error(str(exc.cause.filename or Path(self.out) / "logs"), exc.cause) from None
                     raise
-                self.idle[slot] += 1
+                self.heard[id(handle)] = time.monotonic()
+                played = {r["idx"] for r in rows}
+                rest = [i for i in batch if i not in played]
+                if self.pool[slot] is not handle:  # a runner being replaced: its last batches come in
+                    if rest:
+                        self.requeue.insert(0, rest)
+                    self._drop_if_done(handle)
+                elif rest or any(r.get("aborted") for r in rows):
+                    self._renew(handle, slot, rest)
+                else:
+                    self.idle[slot] += 1
                 yield rows
+
+    def _renew(self, handle: Any, slot: int, rest: list[int]) -> None:
+        """A batch ended in an aborted game: a fresh runner takes the slot; `rest` goes back first."""
+        self.renewed += 1
+        if rest:
+            self.requeue.insert(0, rest)
+        self.pool[slot] = self._start()
+        self.idle[slot] = 2
+        self._drop_if_done(handle)
+
+    def _drop_if_done(self, handle: Any) -> None:
+        import ray
+
+        if not any(h is handle for h, _, _ in self.inflight.values()):
+            ray.kill(handle)
+            self.heard.pop(id(handle), None)
+
+    def _stalled(self) -> None:
+        """Runners silent past the stall limit are taken for dead (killed, their batches re-queued)."""
+        import ray
+
+        now = time.monotonic()
+        for ref, (handle, batch, slot) in list(self.inflight.items()):
+            if ref in self.inflight and now - self.heard.get(id(handle), now) > self.stall:
+                ray.kill(handle)
+                self.inflight.pop(ref)
+                self._replace(handle, batch, slot, self.requeue)
 
     def _replace(self, handle: Any, batch: list[int], slot: int, queue: list[list[int]]) -> None:
         """The runner died: its batches go back to the front of the queue, a fresh runner takes its slot."""
@@ -300,6 +382,7 @@ class _Pool:
         if self.restarts > self.max_restarts:
             raise RuntimeError(f"runners died {self.restarts} times; giving up") from None
         queue.insert(0, batch)
+        self.heard.pop(id(handle), None)
         if self.pool[slot] is handle:
             self.pool[slot] = self._start()
             for ref in [r for r, (h, _, _) in self.inflight.items() if h is handle]:
@@ -309,5 +392,5 @@ class _Pool:
     def close(self) -> None:
         import ray
 
-        for handle in self.pool:
+        for handle in {id(h): h for h in [*self.pool, *(h for h, _, _ in self.inflight.values())]}.values():
             ray.kill(handle)

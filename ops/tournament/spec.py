@@ -13,6 +13,8 @@
     label = "random"             # name in reports (default: the agent name)
     # storage knobs (may change when a run is resumed): batch = 50 games per runner call,
     # segment_mib = 64, fsync = false, compress = true (each game one zlib-packed frame)
+    max_game_seconds = 60        # wall-clock budget of one game (default: none); a game over it is
+                                 # recorded as aborted, against the seat whose actors took the most time
 
 Seating: `rotate` rotates the seats each game, so every entry plays every seat equally often over
 each block of `players` games; `permute_deal` does the same but keeps the game seed (so the deal,
@@ -53,6 +55,7 @@ MAX_SEATS = 64  # seats in one game, whatever its options allow (ours: a 64-play
 MAX_BATCH = 10_000
 MAX_SEGMENT_MIB = 4096
 MAX_SPEC_BYTES = 1 << 20
+MAX_GAME_SECONDS = 7 * 24 * 3600.0  # a week: a budget, not a way to write a number too big for a timer
 _INT64 = (-(2**63), 2**63 - 1)  # any integer in a header must fit (msgpack, DuckDB)
 
 
@@ -85,6 +88,9 @@ class TournamentSpec(BaseModel):
     segment_mib: int = Field(64, ge=1, le=MAX_SEGMENT_MIB, strict=True, description="log segment size before rolling")
     fsync: bool = Field(False, strict=True)
     compress: bool = Field(True, strict=True, description="store each game's log as one zlib-packed frame")
+    # not part of the identity: a folder made before it existed resumes (its games had no budget)
+    max_game_seconds: float | None = Field(None, gt=0, le=MAX_GAME_SECONDS, strict=True,
+                                           description="wall-clock budget of one game; over it, the game is aborted")
 
     @model_validator(mode="after")
     def _labels_unique(self) -> "TournamentSpec":

@@ -1,7 +1,9 @@
 """The results store: one DuckDB file in the output folder, written only by the driver.
 
 Table `games`: one row per recorded game (identity: game_id), with the index into the log
-segments. Table `seats`: one row per (game, seat). Table `meta`: the spec the folder was made
+segments; a game aborted over its wall-clock budget has its reason in `aborted` and the seat it
+counts against in `blame` (its log ends there, with the bus's game_end). View `seats`: one row per
+(game, seat), where an aborted game keeps only the seat to blame (a loss; the others had no game). Table `meta`: the spec the folder was made
 with, so a rerun can check it is the same tournament. Query it with SQL:
 `duckdb OUT/results.duckdb "select label, avg(rank) from seats group by label"`.
 
@@ -33,6 +35,7 @@ LOGS = "logs"
 _COLUMNS = (
     "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
     "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams", "extra",
+    "aborted", "blame", "seat_errors",
 )
 
 _SCHEMA = [
@@ -41,17 +44,24 @@ _SCHEMA = [
         game_id varchar primary key, idx bigint, seed ubigint, seats varchar[], agent_names varchar[], agents json,
         scores double[], ranks double[], winners integer[], roles varchar[], steps integer,
         records integer, summary varchar, errors integer, duration_ms double,
-        segment varchar, "offset" bigint, nbytes bigint, runner varchar, teams integer[][], extra json)""",
+        segment varchar, "offset" bigint, nbytes bigint, runner varchar, teams integer[][], extra json,
+        aborted varchar, blame integer, seat_errors integer[])""",
     # stores made before teams (and the games' extra facts) were recorded: the columns added, NULL for their games
     """alter table games add column if not exists teams integer[][]""",
     """alter table games add column if not exists extra json""",
+    # stores made before aborts and per-seat errors were recorded: NULL (played; errors per seat unknown)
+    """alter table games add column if not exists aborted varchar""",
+    """alter table games add column if not exists blame integer""",
+    """alter table games add column if not exists seat_errors integer[]""",
     # one row per (game, seat), derived: nothing to keep in step
     """create or replace view seats as
-        select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win
-        from (select game_id, idx, winners, unnest(range(len(seats))) as seat, unnest(seats) as label,
+        select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win,
+               aborted is not null as aborted, errors
+        from (select game_id, idx, winners, aborted, blame, unnest(range(len(seats))) as seat, unnest(seats) as label,
                      unnest(agent_names) as agent, unnest(roles) as role, unnest(scores) as score,
-                     unnest(ranks) as rank
-              from games)""",
+                     unnest(ranks) as rank, unnest(seat_errors) as errors
+              from games)
+        where aborted is null or seat = blame""",
 ]
 
 
@@ -140,6 +150,7 @@ class Store:
                 r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
                 r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
                 r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
+                r.get("aborted"), r.get("blame"), r.get("seat_errors"),
             ]
         marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
         before = self.count()
