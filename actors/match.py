@@ -27,6 +27,8 @@ from bus.messages import BUS, LOG, REFEREE, RUNNER, GameEnd, Limits, Message, St
 from games.registry import get_game
 
 CODE_VERSION = "0.1.0"
+_LIMITS = Limits()  # the defaults, and their header entry (built once: every game's header has it)
+_LIMITS_ENTRY = _LIMITS.model_dump(mode="json")
 
 
 class OptionsError(ValueError):
@@ -65,7 +67,7 @@ def make_header(
         "agents": [a.model_dump(mode="json") for a in agents],
         "code_version": CODE_VERSION,
     }
-    header["limits"] = (limits or Limits()).model_dump(mode="json")
+    header["limits"] = dict(_LIMITS_ENTRY) if limits is None else limits.model_dump(mode="json")
     return header
 
 
@@ -112,7 +114,8 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
         placement.reset(header)
     if hasattr(placement, "set_deadlines"):
         placement.set_deadlines(clock)
-    limits = Limits.model_validate(header["limits"]) if header.get("limits") is not None else None
+    raw = header.get("limits")
+    limits = None if raw is None else _LIMITS if raw == _LIMITS_ENTRY else Limits.model_validate(raw)
     try:
         bus = Bus(header["game_id"], placement, sink, limits=limits, seats=seat_addresses(placement.addresses),
                   decided=replayed, abort_end=lambda seat, reason: _aborted_end(header, placement, seat, reason))

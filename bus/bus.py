@@ -93,8 +93,8 @@ class _Codec(RecordCodec):
         before = [(key, self._last.get(key)) for key in ((message["to"], message["kind"], f) for f in fields)] if fields else []
         return self.encode(game_id, seq, cause, message), before
 
-    def undo(self, before: list) -> None:
-        for key, old in before:
+    def undo(self, before: list | None) -> None:
+        for key, old in before or ():
             if old is None:
                 self._last.pop(key, None)
             else:
@@ -126,6 +126,9 @@ class Bus:
         self._retired_to: set[str] = set()  # addresses of retired seats: logged, never delivered
         self.seat_of: Mapping[str, int] = dict(seats or {})
         self._seats: dict[str, _Seat] = _seats(self.seat_of) if limits is not None else {}
+        self._bounds = () if limits is None else (
+            limits.answer_messages, limits.talk_items, limits.message_bytes, limits.seat_bytes, limits.seat_messages,
+            limits.kb_bytes, limits.game_bytes)
         self._timed = hasattr(placement, "timeouts")
         # one structlog debug event per message (game_id, seq, actor), only when asked for with
         # DETENTE_LOG_LEVEL=DEBUG: decided once per game, so the hot path pays nothing otherwise
@@ -167,44 +170,44 @@ class Bus:
         what = f"a {message.kind} record of {n:,} bytes" if n > MAX_FRAME else f"the game's log past {MAX_GAME_BYTES:,} bytes"
         raise GameTooLarge(f"game {self.game_id}: {what} from {message.sender} would not be readable")
 
-    def _log(self, payload: bytes, message: Message) -> None:
-        """Log a seat's record that `_answer` admitted (within limits, so within readers' bounds)."""
-        self.nbytes += len(payload) + _FRAMING
-        self.sink.record(payload)
-        if self._trace:
-            _log.debug("message", game_id=self.game_id, seq=self.seq, actor=message.sender, kind=message.kind, to=message.to)
-
     def _answer(self, seat: _Seat, actor: str, outs: list[Message], cause: int, wave: list[tuple[int, Message]]) -> None:
         """Post one answer of a seat's actor within the limits (see the module's docstring)."""
         if seat.retired:
             return  # retired earlier in this wave: what it still answered is dropped
         lim = self.limits
-        if len(outs) > lim.answer_messages:
-            return self._breach(actor, "answer_messages", f"an answer of {len(outs):,} messages", lim.answer_messages, cause, wave)
+        answer_messages, talk_items, message_bytes, seat_bytes, seat_messages, kb_bytes, game_bytes = self._bounds
+        if len(outs) > answer_messages:
+            return self._breach(actor, "answer_messages", f"an answer of {len(outs):,} messages", answer_messages, cause, wave)
+        codec, allowed = self._codec, seat.allowed
         for out in outs:
             if out.sender != actor:  # the bus's own (a Fault for an actor that raised, a timeout's Retire)
                 self._post(out, cause, wave)
                 continue
             to, kind = out.to, out.kind
-            if to not in seat.allowed or (to == LOG and kind != "kb_change"):
+            if to not in allowed or (to == LOG and kind != "kb_change"):
                 return self._breach(actor, "address", f"a {kind} message to {to[:40]!r}", None, cause, wave)
-            if kind == "talk" and len(out.says) > lim.talk_items:
-                return self._breach(actor, "talk_items", f"{len(out.says):,} talk items in a round", lim.talk_items, cause, wave)
-            payload, before = self._codec.encode_undoable(self.game_id, self.seq + 1, cause, dump(out))
-            n = len(payload) + _FRAMING
-            if n > lim.message_bytes:
-                self._codec.undo(before)
-                return self._breach(actor, "message_bytes", f"a {kind} record of {n:,} bytes", lim.message_bytes, cause, wave)
+            if kind == "talk" and len(out.says) > talk_items:
+                return self._breach(actor, "talk_items", f"{len(out.says):,} talk items in a round", talk_items, cause, wave)
+            if kind in DELTA_FIELDS:
+                payload, before = codec.encode_undoable(self.game_id, self.seq + 1, cause, dump(out))
+            else:
+                payload, before = codec.encode(self.game_id, self.seq + 1, cause, dump(out)), None
+            n = len(payload) + 8  # the frame's length and checksum
+            if n > message_bytes:
+                codec.undo(before)
+                return self._breach(actor, "message_bytes", f"a {kind} record of {n:,} bytes", message_bytes, cause, wave)
             seat.bytes += n
             seat.messages += 1
             if kind == "kb_change":
                 seat.kb += n
-            spent = _spent(seat, lim, self.nbytes + n)
-            if spent:
-                self._codec.undo(before)
-                return self._retire(seat, f"limit {spent}", cause, wave)
+            if seat.bytes > seat_bytes or seat.messages > seat_messages or seat.kb > kb_bytes or self.nbytes + n > game_bytes:
+                codec.undo(before)
+                return self._retire(seat, f"limit {_spent(seat, lim, self.nbytes + n)}", cause, wave)
             self.seq += 1
-            self._log(payload, out)
+            self.nbytes += n
+            self.sink.record(payload)
+            if self._trace:
+                _log.debug("message", game_id=self.game_id, seq=self.seq, actor=actor, kind=kind, to=to)
             if to not in _RECORD_ONLY and (not self._retired_to or to not in self._retired_to):
                 wave.append((self.seq, out))
 
