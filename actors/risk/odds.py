@@ -63,11 +63,12 @@ def simulated_probability(attackers: int, defenders: int, battles: int) -> float
     if d0 == 0 or a0 == 0:
         return 1.0 if d0 == 0 else 0.0
     rng = random.Random(f"risk-simulated-battle/{a0}/{d0}/{battles}")
+    rolls_of = [[_ROLLS[(min(3, a), min(2, d))] if a and d else () for d in range(3)] for a in range(4)]
     wins = 0
     for _ in range(battles):
         a, d = a0, d0
         while a > 0 and d > 0:
-            rolls = _ROLLS[(min(3, a), min(2, d))]
+            rolls = rolls_of[a if a < 3 else 3][d if d < 2 else 2]
             r = rng.random()
             for la, ld, q in rolls:
                 r -= q

@@ -38,6 +38,7 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("risk-heuristic-5", "risk", "heuristic,heuristic:offices=so+io,random", {"max_rounds": 3}, 5),
     ("risk-td-randomnet-4", "risk", "td:net=random;net_seed=4,td:net=random;net_seed=5;params.odds=exact,heuristic",
      {"max_rounds": 3}, 4),
+    ("risk-td-2", "risk", "td,heuristic", {"players": 2, "max_rounds": 4}, 2),
     ("dominoes-random-3", "dominoes", "random", {"target": 30}, 3),
     ("dominoes-individualist-1", "dominoes", "individualist", {"target": 30}, 1),
     ("dominoes-glutton-blocker-signal-22", "dominoes", "glutton-blocker,individualist,glutton-blocker,individualist",

@@ -313,6 +313,13 @@ def test_training_is_deterministic_and_resumable(tmp_path):
     assert json.loads((tmp_path / "b.json").read_text())["meta"]["games"] == 4
 
 
+def test_the_shipped_runs_first_games_reproduce():
+    """The shipped net's run (seed 1, default options; actors/risk/weights/README.md) after its
+    first 4 games has these weights on any machine: integer weights, exact sums."""
+    assert train(4, 1, LearnParams(), TDParams()).digest() == (
+        "4eb0e85e907d43d62883fcf84d850552e041bfad4363c6bc67d5b05837df737d")
+
+
 # -- the offices on the bus ----------------------------------------------------------------------
 
 def test_intelligence_office_models_strength_and_aggression():
