@@ -40,6 +40,13 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     return text, data
 
 
+def error_category(error: dict[str, Any]) -> str:
+    """An error record's category (logs written before categories: read off the reason)."""
+    if error.get("category", "unknown") != "unknown":
+        return error["category"]
+    return "invalid_talk" if error["reason"].startswith("invalid talk") else "unknown"
+
+
 def generic_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
     """Every event of a game whose plugin has no transcript of its own, as plain data."""
     header = log.header

@@ -22,7 +22,7 @@ from bus.log import GameLog
 from games.diplomacy.board import POWERS
 from replay.fold import initial_state
 from replay.walk import walk
-from replay.transcript import TranscriptError
+from replay.transcript import TranscriptError, error_category
 
 TOP_GOALS = 3  # predicted goals shown per power in the text (the JSON has them all)
 
@@ -72,7 +72,7 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
             sync()
         elif kind == "step":
             sync()
-        elif kind == "error" and _category(msg) == "invalid_talk":
+        elif kind == "error" and error_category(msg) == "invalid_talk":
             ph(now)["dropped"].append({"actor": msg["actor"], "reason": msg["reason"]})
         elif kind == "kb_change":
             _kb_change(ph(now), msg, player, record["seq"])
@@ -194,10 +194,3 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     """(text, data) of one Diplomacy game's transcript."""
     data = build_transcript(log, player)
     return render_transcript(data), data
-
-
-def _category(error: dict[str, Any]) -> str:
-    """An error record's category (logs written before categories: read off the reason)."""
-    if error.get("category", "unknown") != "unknown":
-        return error["category"]
-    return "invalid_talk" if error["reason"].startswith("invalid talk") else "unknown"

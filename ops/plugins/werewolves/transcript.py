@@ -23,7 +23,7 @@ from actors.address import office_of, seat_of
 from actors.werewolves.deals import bid_totals, bid_winner, binding, read_deals
 from bus.log import GameLog
 from replay.walk import walk
-from replay.transcript import TranscriptError
+from replay.transcript import TranscriptError, error_category
 
 ROLE_LETTERS = (("werewolf", "w"), ("seer", "s"), ("doctor", "d"), ("villager", "v"))
 
@@ -68,7 +68,7 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
                     phase(msg["turn"])["lines"].append(entry)
                     phase(msg["turn"])["talk"] += [{"round": msg["round"], "channel": msg["channel"],
                                                     "speaker": line["speaker"], **s} for s in line["says"]]
-        elif kind == "error" and _category(msg) == "invalid_talk":
+        elif kind == "error" and error_category(msg) == "invalid_talk":
             phase(msg["turn"])["dropped"].append({"actor": msg["actor"], "reason": msg["reason"]})
         elif kind == "kb_change":
             _kb_change(phase(msg["turn"]), msg, player, trust, record["seq"])
@@ -241,10 +241,3 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     """(text, data) of one Werewolves game's transcript."""
     data = build_transcript(log, player)
     return render_transcript(data), data
-
-
-def _category(error: dict[str, Any]) -> str:
-    """An error record's category (logs written before categories: read off the reason)."""
-    if error.get("category", "unknown") != "unknown":
-        return error["category"]
-    return "invalid_talk" if error["reason"].startswith("invalid talk") else "unknown"
