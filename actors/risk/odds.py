@@ -68,7 +68,7 @@ def simulated_probability(attackers: int, defenders: int, battles: int) -> float
     for _ in range(battles):
         a, d = a0, d0
         while a > 0 and d > 0:
-            rolls = rolls_of[a if a < 3 else 3][d if d < 2 else 2]
+            rolls = rolls_of[a if a < 3 else 3][d if d < 2 else 2]  # noqa: FURB136 (min() is the hot spot)
             r = rng.random()
             for la, ld, q in rolls:
                 r -= q
