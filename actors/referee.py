@@ -226,9 +226,11 @@ class Referee(Actor):
     # -- talk rounds ------------------------------------------------------------------------
 
     def _speakers(self, spec: Any) -> bool:
-        if self.talkers is None and not self.retired:
+        if self.retired:
+            return any(self._asked_to_talk(seat) for members in spec.channels.values() for seat in members)
+        if self.talkers is None:
             return bool(spec.channels)
-        return any(self._asked_to_talk(seat) for members in spec.channels.values() for seat in members)
+        return any(seat in self.talkers for members in spec.channels.values() for seat in members)
 
     def _asked_to_talk(self, seat: int) -> bool:
         return (self.talkers is None or seat in self.talkers) and seat not in self.retired

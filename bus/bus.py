@@ -89,8 +89,12 @@ class _Codec(RecordCodec):
     the base of the next delta."""
 
     def encode_undoable(self, game_id: str, seq: int, cause: int, message: dict) -> tuple[bytes, list]:
-        fields = DELTA_FIELDS.get(message["kind"])
-        before = [(key, self._last.get(key)) for key in ((message["to"], message["kind"], f) for f in fields)] if fields else []
+        """`encode`, and what it replaced in the codec's memory (for `undo`)."""
+        kind, to, last = message["kind"], message["to"], self._last
+        before = []
+        for name in DELTA_FIELDS[kind]:
+            key = (to, kind, name)
+            before.append((key, last.get(key)))
         return self.encode(game_id, seq, cause, message), before
 
     def undo(self, before: list | None) -> None:
