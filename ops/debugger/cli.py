@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
+
+from ops.files import write_text
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -134,17 +134,7 @@ def cmd_page(args: argparse.Namespace) -> int:
         text = export_page(game, args.player)
     except DebugError as exc:
         raise _usage(str(exc)) from None
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_text(target, text)
     view = "omniscient view" if args.player is None else f"player {args.player}'s view"
     print(f"wrote {args.out} ({game.game} game {game.id}, {view}, {len(text) // 1024} KiB)")
     return 0

@@ -7,9 +7,7 @@ header, so the forked log replays and verifies like any other; one fork runs at 
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from actors.registry import AgentSpec, AgentSpecError, parse_spec
 from bus.log import GameLog, LogError, LogWriter, read_log
 from games.registry import get_game
 from ops.debugger.game import DebugError, DebugGame
+from ops.files import replacing
 from ops.tournament.spec import check_agents
 from replay.fork import ForkError, fork_header
 
@@ -84,21 +83,11 @@ def _write(header: dict[str, Any], out: Path) -> Path:
     target = (folder / f"{stem}.log").resolve()
     if target.parent != folder:  # never outside OUT/forks, whatever the game id says
         raise DebugError("the fork's name is not usable", 400)
-    fd, tmp = tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            writer = LogWriter(f)
-            writer.header(header)
-            play(header, writer)
-            writer.end_game()
-        os.chmod(tmp, 0o644)  # as a log written by `detente play` (mkstemp makes it 0600)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with replacing(target) as f:
+        writer = LogWriter(f)
+        writer.header(header)
+        play(header, writer)
+        writer.end_game()
     return target
 
 

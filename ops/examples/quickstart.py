@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per configuration")
     parser.add_argument("--out", default="out/quickstart")
     args = parser.parse_args(argv)
+    from ops.files import write_text
     from ops.tournament.html import format_html, write_game_pages
     from ops.tournament.progress import Progress
     from ops.tournament.report import build_report, wilson
@@ -64,12 +65,12 @@ def main(argv: list[str] | None = None) -> int:
             report = build_report(store)
         finally:
             store.close()
-        (out / stem / "report.html").write_text(format_html(report, title=f"detente quickstart: village {name}"))
+        write_text(out / stem / "report.html", format_html(report, title=f"detente quickstart: village {name}"))
         write_game_pages(str(out / stem), report, str(out / stem))
         rows.append([name, str(games), f"{rate:.3f} [{lo:.3f}, {hi:.3f}]",
                      f'<a href="{stem}/report.html">report</a>', f'<a href="{stem}/pages/g00000000.html">a game</a>'])
     index = out / "index.html"
-    index.write_text(_index(rows, args.games))
+    write_text(index, _index(rows, args.games))
     checked = _verify_sample(out, [stem for _, stem in CONFIGS], verify_game)
     print(f"\nreplayed and verified {checked} games (5 of each configuration): every log reproduces its game")
     print(f"pages: {index} (the table, each configuration's report, a game's transcript page)")

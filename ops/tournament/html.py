@@ -171,12 +171,12 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 def write_game_pages(folder: str, report: dict[str, Any], out: str, pages: str = "pages") -> int:
     """Write the page of every game the report lists under `out`/`pages`/ (read through the
     folder's index), so each of the report's game links resolves; returns how many were written."""
-    import os
     from pathlib import Path
 
     from bus.log import read_game_at
-    from ops.transcript_html import transcript_html
+    from ops.files import write_text
     from ops.tournament.store import Store
+    from ops.transcript_html import transcript_html
 
     target = Path(out) / pages
     target.mkdir(parents=True, exist_ok=True)
@@ -187,7 +187,5 @@ def write_game_pages(folder: str, report: dict[str, Any], out: str, pages: str =
         store.close()
     for game_id, (segment, offset) in sorted((k, v) for k, v in where.items() if v is not None):
         game, _ = read_game_at(Path(folder) / "logs" / segment, offset, game_id=game_id)
-        tmp = target / f".{game_id}.html.tmp"
-        tmp.write_text(transcript_html(game))
-        os.replace(tmp, target / f"{game_id}.html")
+        write_text(target / f"{game_id}.html", transcript_html(game))
     return len(where)
