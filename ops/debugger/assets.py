@@ -264,7 +264,7 @@ async function openGame(id, player, seq) {
   catch (e) { banner(e.message); $("viewer").classList.add("hidden"); return; }
   S.meta = meta;
   banner(meta.warning ? "the log is damaged: " + meta.warning + " (the valid prefix is shown)" : "", "warn");
-  $("title").textContent = meta.game + " game " + meta.game_id + (meta.fork ? " (fork of " + meta.fork.from + " at seq " + meta.fork.at + ")" : "");
+  $("title").textContent = meta.game + " game " + meta.game_id + (meta.fork ? " (fork of " + meta.fork.from + (meta.fork.at !== undefined ? " at seq " + meta.fork.at : "") + ")" : "");
   buildViews(meta);
   buildPlayers(meta);
   buildPhases(meta);
@@ -318,6 +318,7 @@ async function go(seq, first) {
     if (!first) return;
     seq = meta.first;
   } else if (!first) banner(meta.warning ? "the log is damaged: " + meta.warning : "", "warn");
+  if (S.player !== null && S.seqs.length) seq = S.seqs[Math.max(0, bisectRight(S.seqs, seq) - 1)];  // a seat stands on its own records
   S.seq = seq;
   writeHash();
   $("seq").value = seq;

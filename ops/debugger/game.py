@@ -1,6 +1,11 @@
 """One logged game indexed for stepping: fold snapshots, boards, phase marks, messages, the deal
 ledger, knowledge bases and belief series, each for the omniscient view or one seat's (pov.py).
 
+A seat's view names only seqs of records the seat observed, not even those of the others: its
+timeline runs from its first observed record to its last, a phase is marked at its first record
+the seat observed in it, a deal event at the first record the seat observed from that event on, a
+cause it did not observe is null, and a position between two of its records is the earlier one's.
+
 The index is one walk over the log (replay/walk.py): it keeps a clone of the state every
 `SNAPSHOT_EVERY` state changes, the seq of every change, the phase labels and the chart values;
 the state at any seq is then the nearest snapshot plus at most SNAPSHOT_EVERY - 1 records, so a
@@ -131,12 +136,15 @@ class DebugGame:
     def last_seq(self) -> int:
         return self.seqs[-1] if self.seqs else -1
 
-    def check_seq(self, seq: int) -> int:
-        if not self.seqs:
-            raise DebugError("the game has no records", 404)
-        if not isinstance(seq, int) or not self.seqs[0] <= seq <= self.seqs[-1]:
-            raise DebugError(f"seq {seq} is out of range ({self.seqs[0]}..{self.seqs[-1]})", 404)
-        return seq
+    def check_seq(self, seq: int, seat: int | None = None) -> int:
+        """`seq` if it is within the view's timeline; for a seat, the seat's last observed record
+        at or before it (DebugError 404 outside)."""
+        seqs = self.seqs if seat is None else self.view_seqs(seat)
+        if not seqs:
+            raise DebugError("the game has no records" if seat is None else f"player {seat} observed no record", 404)
+        if not isinstance(seq, int) or not seqs[0] <= seq <= seqs[-1]:
+            raise DebugError(f"seq {seq} is out of range ({seqs[0]}..{seqs[-1]})", 404)
+        return seq if seat is None else seqs[bisect.bisect_right(seqs, seq) - 1]
 
     def check_seat(self, seat: int | None) -> int | None:
         if seat is not None and not 0 <= seat < self.players:
@@ -176,7 +184,15 @@ class DebugGame:
         return svg
 
     def board_keys(self, seat: int | None) -> list[tuple[int, int]]:
-        """(first seq, change count) of every distinct board of the game: the start, then each change."""
+        """(first seq, change count) of every distinct board of the view: the start, then each
+        change (for a seat: the first of its records that sees the change)."""
+        if seat is not None:
+            keys: list[tuple[int, int]] = []
+            for s in self.view_seqs(seat):
+                k = self.changes_upto(s)
+                if not keys or keys[-1][1] != k:
+                    keys.append((s, k))
+            return keys
         first = self.seqs[0] if self.seqs else 0
         keys = [(first, 0)] if not self.change_seqs or self.change_seqs[0] != first else []
         keys += [(s, k + 1) for k, s in enumerate(self.change_seqs)]
@@ -198,17 +214,68 @@ class DebugGame:
         """Positions of the records `seat` observed."""
         return self._cached("visible", seat, lambda: [i for i, r in enumerate(self.records) if observed(r, seat)])
 
+    def view_seqs(self, seat: int | None) -> list[int]:
+        """Seqs of the records `seat` observed."""
+        return self._cached("seqs", seat, lambda: [self.seqs[i] for i in self.visible(seat)])
+
+    def seen_from(self, seq: int, seat: int | None) -> int | None:
+        """For a seat: its first observed record at or after `seq` (when it can have learnt of
+        what happened at `seq`), None if there is none; the omniscient view: `seq` itself."""
+        if seat is None:
+            return seq
+        seqs = self.view_seqs(seat)
+        i = bisect.bisect_left(seqs, seq)
+        return seqs[i] if i < len(seqs) else None
+
+    def _cause(self, record: dict[str, Any], seat: int | None) -> Any:
+        """A record's cause as `seat` may see it: null when the seat did not observe the cause."""
+        cause = record.get("cause")
+        if seat is None or not isinstance(cause, int) or cause < 0:
+            return cause
+        seqs = self.view_seqs(seat)
+        i = bisect.bisect_left(seqs, cause)
+        return cause if i < len(seqs) and seqs[i] == cause else None
+
     def summaries(self, seat: int | None) -> list[dict[str, Any]]:
         """One-line summaries of every record `seat` observed, in seq order."""
-        return self._cached("summaries", seat, lambda: [summary(self.records[i]) for i in self.visible(seat)])
+        def build() -> list[dict[str, Any]]:
+            rows = [summary(self.records[i]) for i in self.visible(seat)]
+            if seat is not None:
+                for row, i in zip(rows, self.visible(seat)):
+                    row["cause"] = self._cause(self.records[i], seat)
+            return rows
+        return self._cached("summaries", seat, build)
+
+    def phases_of(self, seat: int | None) -> list[dict[str, Any]]:
+        """The phase marks of the view: for a seat, each phase at the first record it observed in
+        that phase (a phase it observed nothing of is not marked)."""
+        if seat is None:
+            return self.phases
+
+        def build() -> list[dict[str, Any]]:
+            seqs = self.view_seqs(seat)
+            out = []
+            for k, p in enumerate(self.phases):
+                i = bisect.bisect_left(seqs, p["seq"])
+                end = self.phases[k + 1]["seq"] if k + 1 < len(self.phases) else None
+                if i < len(seqs) and (end is None or seqs[i] < end):
+                    out.append({"seq": seqs[i], "label": p["label"]})
+            return out
+        return self._cached("phases", seat, build)
 
     def ledger(self, seat: int | None) -> list[dict[str, Any]]:
         """The deal ledger as `seat` knows it (the events the game's `deals` hook says it learns
         of), each event with its seq."""
         def build() -> list[dict[str, Any]]:
-            keep = ("seq", "deal", "type", "by", "parties", "detail")
-            return [{k: e.get(k) for k in keep} for e in self.deal_events
-                    if seat is None or e.get("seen_by") is None or seat in e["seen_by"]]
+            keep = ("deal", "type", "by", "parties", "detail")
+            out = []
+            for e in self.deal_events:
+                if seat is not None and e.get("seen_by") is not None and seat not in e["seen_by"]:
+                    continue
+                seq = self.seen_from(e["seq"], seat)
+                if seq is not None:
+                    out.append({"seq": seq, **{k: e.get(k) for k in keep}})
+            return out
         return self._cached("ledger", seat, build)
 
     def beliefs(self, seat: int | None) -> dict[str, Any]:
@@ -286,19 +353,23 @@ class DebugGame:
         return {"total": len(rows), "from": lo, "messages": rows[lo:hi]}
 
     def record(self, seq: int, seat: int | None) -> dict[str, Any]:
-        """The whole record at `seq`, if `seat` observed it."""
-        self.check_seq(seq)
+        """The whole record at `seq`, if `seat` observed it (its cause null if the seat did not).
+        A seat is told the same for a seq it did not observe as for one that does not exist."""
         i = bisect.bisect_left(self.seqs, seq)
-        if i >= len(self.seqs) or self.seqs[i] != seq:
+        if i >= len(self.seqs) or self.seqs[i] != seq or not observed(self.records[i], seat):
+            if seat is not None:
+                raise DebugError(f"player {seat} observed no record at seq {seq}", 404)
+            self.check_seq(seq)
             raise DebugError(f"no record at seq {seq}", 404)
-        if not observed(self.records[i], seat):
-            raise DebugError(f"player {seat} did not observe seq {seq}", 403)
-        return self.records[i]
+        record = self.records[i]
+        if seat is not None and self._cause(record, seat) != record.get("cause"):
+            record = {**record, "cause": None}
+        return record
 
     def detail(self, seq: int, seat: int | None, kb_seat: int | None) -> dict[str, Any]:
         """What one seat knew at `seq`: its KB, the change made at `seq` (a diff), and its
         offices' suggestions and utilities at that decision."""
-        self.check_seq(seq)
+        seq = self.check_seq(seq, seat)
         if seat is not None:
             kb_seat = seat
         if kb_seat is None:
@@ -367,24 +438,32 @@ class DebugGame:
         outcome = None
         if end is not None and seat is None:
             outcome = {"summary": end.get("summary"), "winners": end.get("winners"), "returns": end.get("returns")}
+        seqs = self.view_seqs(seat)
+        fork, warning = self.header.get("fork"), self.warning
+        if seat is not None:  # nothing that names or counts records the seat did not observe
+            fork = {"from": fork.get("from")} if isinstance(fork, dict) else None
+            warning = "the log stops early" if warning else None
         return {
-            "game_id": self.id, "game": self.game, "seed": self.header.get("seed"), "origin": self.origin,
-            "options": self.header.get("options"), "fork": self.header.get("fork"), "player": seat,
-            "players": self.players_info(seat), "first": self.seqs[0] if self.seqs else 0, "last": self.last_seq(),
-            "records": len(self.records), "seqs": [self.seqs[i] for i in self.visible(seat)], "complete": self.log.complete,
-            "warning": self.warning, "phases": self.phases, "marks": self.marks(seat),
+            "game_id": self.id, "game": self.game, "origin": self.origin,
+            # the seed replays the whole game, every hidden card and role with it: the omniscient view's only
+            "seed": self.header.get("seed") if seat is None else None,
+            "options": self.header.get("options"), "fork": fork, "player": seat,
+            "players": self.players_info(seat), "first": seqs[0] if seqs else 0, "last": seqs[-1] if seqs else -1,
+            "records": len(seqs), "seqs": seqs, "complete": self.log.complete,
+            "warning": warning, "phases": self.phases_of(seat), "marks": self.marks(seat),
             "beliefs": self.beliefs(seat), "charts": self.chart_points if seat is None else [],
             "ledger": self.ledger(seat), "outcome": outcome, "has_board": self._board is not None,
             "colours": self.seat_colours,
         }
 
     def at(self, seq: int, seat: int | None) -> dict[str, Any]:
-        """The position at `seq`: the board and the phase."""
-        self.check_seq(seq)
+        """The position at `seq` (for a seat: at its last observed record up to `seq`): the board
+        and the phase."""
         self.check_seat(seat)
-        k = bisect.bisect_right([p["seq"] for p in self.phases], seq) - 1
-        return {"seq": seq, "phase": self.phases[k]["label"] if k >= 0 else None, "board": self.board(seq, seat),
-                "changes": self.changes_upto(seq)}
+        seq = self.check_seq(seq, seat)
+        phases = self.phases_of(seat)
+        k = bisect.bisect_right([p["seq"] for p in phases], seq) - 1
+        return {"seq": seq, "phase": phases[k]["label"] if k >= 0 else None, "board": self.board(seq, seat)}
 
 
 def assoc(node: Any, path: list[str], value: Any) -> dict[str, Any]:

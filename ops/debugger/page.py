@@ -104,7 +104,7 @@ def export_data(game: DebugGame, seat: int | None) -> dict[str, Any]:
     meta = game.meta(seat)
     visible = game.visible(seat)
     data: dict[str, Any] = {"meta": meta, "boards": boards(game, seat), "summaries": game.summaries(seat)}
-    records = {str(game.records[i]["seq"]): game.records[i] for i in visible}
+    records = {str(game.records[i]["seq"]): game.record(game.records[i]["seq"], seat) for i in visible}
     if len(json.dumps(records, default=str)) <= EMBED_RECORDS_LIMIT:
         data["records"] = records
     seats = range(game.players) if seat is None else [seat]
