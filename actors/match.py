@@ -2,7 +2,9 @@
 
 The header names everything needed to rebuild every actor (game, options, seed, agent specs,
 game id, code version) and the limits the bus holds the agents to (bus.messages.Limits, every
-default filled), and nothing that depends on time, host, process or placement.
+default filled), and nothing that depends on time, host, process or placement. Its `env` says,
+as information, which interpreter and library versions made it (bus.environment): nothing is
+rebuilt from it, and the same seed gives the same records under every supported interpreter.
 
 Wall-clock budgets (`decision_seconds` per delivery to a seat's actor, `game_seconds` per game) are
 arguments of `play`, not of the header: they decide only that a seat is retired or that the game is
@@ -23,8 +25,9 @@ from actors.placement import RUNTIMES, Clock, DeadlinePlacement, InlinePlacement
 from actors.registry import AgentSpec
 from bus.bus import Bus, Sink
 from bus.codec import load
+from bus.environment import environment
 from bus.messages import BUS, LOG, REFEREE, RUNNER, GameEnd, Limits, Message, Start
-from games.registry import get_game
+from games.registry import get_game, get_plugin
 
 CODE_VERSION = "0.1.0"
 _LIMITS = Limits()  # the defaults, and their header entry (built once: every game's header has it)
@@ -68,7 +71,14 @@ def make_header(
         "code_version": CODE_VERSION,
     }
     header["limits"] = dict(_LIMITS_ENTRY) if limits is None else limits.model_dump(mode="json")
+    header["env"] = environment_of(game_name)
     return header
+
+
+def environment_of(game_name: str) -> dict[str, str]:
+    """The header's `env` for a game made here: the interpreter, the core libraries and those its
+    plugin names as able to change its results."""
+    return dict(environment(tuple(get_plugin(game_name).libraries)))
 
 
 @dataclass

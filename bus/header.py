@@ -1,8 +1,9 @@
 """The typed schema of a log's maps: its header, checked before anything is built from it, and its records.
 
 A header is the first map of a game: {"format", "game", "game_id", "seed", "options", "agents",
-"code_version", "limits"} and, for a fork, "fork" (actors/match.py `make_header`, replay/fork.py);
-a header written before limits existed has none (no limits applied). Every
+"code_version", "limits", "env"} and, for a fork, "fork" (actors/match.py `make_header`, replay/fork.py);
+a header written before limits existed has none (no limits applied), one written before `env`
+(bus.environment: the interpreter and library versions, information only) has none. Every
 field has its type (strict: no coercion, so "7" is not a seed and 1.0 is not a count), every
 string and list its bound, and the options are then validated by the game itself, whose options
 model declares its own bounds (players, lengths): a header cannot make a reader build a game of a
@@ -16,11 +17,12 @@ and a message that validates as its kind and is exactly what its model writes (n
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from bus.codec import _check_packer, dump, load
+from bus.environment import MAX_ENTRIES, MAX_TEXT
 from bus.errors import BadHeader, BadRecord, OutOfOrder, WrongGame
 from bus.messages import Limits
 from games.registry import UnknownGame, get_game
@@ -32,6 +34,7 @@ MAX_GAME_ID = 256  # tournament ids are ~10 characters, a fork appends "-fork<se
 SEED_RANGE = (-(2**63), 2**64 - 1)  # what msgpack can hold (the store keeps seeds as ubigint)
 
 _STRICT = ConfigDict(frozen=True, extra="forbid", strict=True)
+_Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)]
 
 
 class AgentEntry(BaseModel):
@@ -64,6 +67,7 @@ class Header(BaseModel):
     code_version: str = Field(max_length=MAX_NAME)
     fork: ForkPoint | None = None
     limits: Limits | None = None  # the bus's limits on the agents (bus.messages); absent in older logs
+    env: dict[_Text, _Text] | None = Field(None, max_length=MAX_ENTRIES)  # where it was made (bus.environment); absent in older logs
 
 
 def check_header(raw: Any) -> Header:

@@ -53,6 +53,8 @@ class GamePlugin:
       report sections `{"title", "rows": [{"label", "value", "ci": [lo, hi] or None, "n"}],
       "histogram": {value: count} or None}` (a board game's solo and survival rates, a cooperative
       game's perfect scores); tournament reports print them in text, JSON and HTML
+    - libraries: distributions whose versions can change this game's results (e.g. "numpy" for
+      agents that use it); each log header's `env` records their versions (bus.environment)
     """
 
     name: str
@@ -68,6 +70,7 @@ class GamePlugin:
     exporters: Mapping[str, str] = field(default_factory=dict)
     short_options: Mapping[str, Any] = field(default_factory=dict)  # a short game, for checks and demos
     report: str | None = None
+    libraries: tuple[str, ...] = ()
 
 
 def resolve(reference: str) -> Any:

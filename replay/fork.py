@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.match import environment_of
 from actors.registry import AgentSpec
 from bus.log import GameLog
 
@@ -48,4 +49,5 @@ def fork_header(log: GameLog, at: int, agents: list[AgentSpec]) -> dict[str, Any
         "game_id": f"{header['game_id']}-fork{switch}",
         "agents": after,
         "fork": {"from": header["game_id"], "at": switch, "before": before},
+        "env": environment_of(header["game"]),  # the fork is made here, whatever made the original
     }

@@ -4,15 +4,19 @@ digest is reproduced by the rules.
 Actors are rebuilt from the header alone and the game is re-run inline in lockstep with the log:
 each record the bus stamps is compared, byte for byte, with the recorded one. The first record
 that differs is the first place where an actor (or the rules) no longer returns what it returned
-when the game was played: hidden non-determinism, a changed agent, or a tampered log.
+when the game was played: hidden non-determinism, a changed agent, or a tampered log. A divergence
+is one line naming the seq, the recorded record's kind and both environments (bus.environment:
+the header's `env` against this interpreter's), so a log made under another Python that fails
+here says so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from actors.match import play
+from actors.match import environment_of, play
 from actors.registry import AgentSpecError
+from bus.environment import divergence_note
 from bus.log import BadFrame, GameLog, LogError
 from replay.fold import DigestMismatch, fold
 
@@ -63,18 +67,30 @@ def verify_game(log: GameLog, bad: BadFrame | None = None) -> Verdict:
     try:
         fold(log)
     except DigestMismatch as exc:
-        return Verdict(False, str(exc), seq=exc.seq)
+        return Verdict(False, f"diverges at {exc}; {_environments(log)}", seq=exc.seq)
     except LogError as exc:
         return Verdict(False, str(exc), seq=exc.seq, offset=exc.offset)
     sink = _LockstepSink(log)
     try:
         play(log.header, sink)
     except _Diverged as exc:
-        return Verdict(False, f"diverges at seq {exc.seq}: actors or rules no longer reproduce the recorded record", seq=exc.seq)
+        return Verdict(False, f"diverges at seq {exc.seq} ({_kind(log, exc.seq)}): actors or rules no longer reproduce "
+                              f"the recorded record; {_environments(log)}", seq=exc.seq)
     except AgentSpecError as exc:  # the header's agents, checked for shape only by the reader
         return Verdict(False, f"the header's agents cannot be built: {exc}")
     if sink.n != len(log.records):
-        return Verdict(False, f"diverges at seq {sink.n}: the rerun ends early", seq=sink.n)
+        return Verdict(False, f"diverges at seq {sink.n}: the rerun ends early; {_environments(log)}", seq=sink.n)
     if not log.complete:
         return Verdict(False, "log has no game_end record")
     return Verdict(True, f"ok: {len(log.records)} records reproduced")
+
+
+def _kind(log: GameLog, seq: int) -> str:
+    """What the record at `seq` was: its message kind, or that the rerun went past the end."""
+    if 0 <= seq < len(log.records) and log.records[seq]["seq"] == seq:
+        return log.records[seq]["msg"]["kind"]
+    return "past the recorded end"
+
+
+def _environments(log: GameLog) -> str:
+    return divergence_note(log.header.get("env"), environment_of(log.header["game"]))

@@ -148,7 +148,7 @@ def test_clock_is_caught_across_hash_seeds_and_by_verify(broken):
 
 
 def test_global_random_is_caught_by_verify(broken):
-    with pytest.raises(AssertionError, match=r"seed 0: verify fails: diverges at seq \d+: "
+    with pytest.raises(AssertionError, match=r"seed 0: verify fails: diverges at seq \d+ "
                                              r".*\(office_reply from p\d/so\).*global random used\?"):
         checks.check_verifies("broken-global-random", GAME, _logs("broken-global-random"))
 

@@ -314,7 +314,7 @@ def test_non_canonical_encodings(data):
 
 # -- 5. generated hostile headers -----------------------------------------------------------------------
 
-HEADER_FIELDS = ["format", "game", "game_id", "seed", "options", "agents", "code_version", "fork", "extra"]
+HEADER_FIELDS = ["format", "game", "game_id", "seed", "options", "agents", "code_version", "fork", "limits", "env", "extra"]
 
 
 @st.composite

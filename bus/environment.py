@@ -1,0 +1,90 @@
+"""Where a log was made: the interpreter and the libraries that can change a game's results.
+
+Every header written since format 2's `env` field holds `environment(...)`: {"python": "CPython
+3.11.7", "msgpack": "1.1.0", "pydantic": "2.9.2", ...} (the interpreter, the log's codec and the
+message models, and each distribution a game's plugin names in `libraries`, e.g. numpy for a game
+whose agents use it). It is information, not an input: nothing is rebuilt from it, and a game
+played under another interpreter gives the same records (README "Portable logs"). So the same
+seed gives the same bytes everywhere but for the header's `env`; `comparable` sets it aside
+when two logs made in different environments are compared byte for byte (the golden check).
+
+`verify` names the environments when a record diverges (`divergence_note`): a log made under
+another interpreter that no longer replays points at the interpreter first.
+"""
+
+from __future__ import annotations
+
+import platform
+import struct
+import zlib
+from functools import lru_cache
+from importlib import metadata
+from typing import Mapping
+
+import msgpack
+
+from bus.codec import pack  # the writer's own packer: a header re-packed as it would have been written
+
+MAX_ENTRIES = 16  # the interpreter and at most 15 libraries
+MAX_TEXT = 64  # a library name or version
+CORE_LIBRARIES = ("msgpack", "pydantic")  # the log's bytes (codec) and the messages' canonical forms (models)
+
+
+@lru_cache(maxsize=None)
+def environment(libraries: tuple[str, ...] = ()) -> dict[str, str]:
+    """This interpreter and the versions of the core libraries and `libraries` (those installed)."""
+    env = {"python": f"{platform.python_implementation()} {platform.python_version()}"}
+    for name in sorted(set(CORE_LIBRARIES) | set(libraries)):
+        try:
+            env[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            env[name] = "absent"
+    return env
+
+
+def describe(env: Mapping[str, str] | None) -> str:
+    """One line: "CPython 3.11.7, msgpack 1.1.0, pydantic 2.9.2"."""
+    if not env:
+        return "an environment the log does not name (written before headers recorded one)"
+    parts = [env["python"]] if "python" in env else []
+    parts += [f"{name} {version}" for name, version in sorted(env.items()) if name != "python"]
+    return ", ".join(parts)
+
+
+def divergence_note(recorded: Mapping[str, str] | None, here: Mapping[str, str]) -> str:
+    """How the recording environment compares with this one, for a divergence's one line."""
+    if not recorded:
+        return f"recorded in {describe(None)}; replayed under {describe(here)}"
+    if dict(recorded) == dict(here):
+        return f"recorded and replayed in the same environment ({describe(here)}): not the interpreter"
+    changed = sorted(k for k in set(recorded) | set(here) if recorded.get(k) != here.get(k))
+    return (f"recorded under {describe(recorded)}; replayed under {describe(here)}: "
+            f"the environments differ ({', '.join(changed)})")
+
+
+_FRAME = struct.Struct("<II")
+_MAGIC = b"DETENTE-LOG\n"  # bus.log.MAGIC (not imported: this module stays below the checked reader)
+
+
+def comparable(data: bytes) -> bytes:
+    """A plain log's bytes with every header's `env` removed (its frame re-packed, its checksum
+    recomputed): two logs of the same games made in different environments are then identical.
+    Raises ValueError for a packed game (compare its frames after unpacking) or a torn file."""
+    if not data.startswith(_MAGIC):
+        raise ValueError("not a detente log")
+    out, at = [_MAGIC], len(_MAGIC)
+    while at < len(data):
+        if at + _FRAME.size > len(data):
+            raise ValueError(f"torn frame at byte {at}")
+        length, _ = _FRAME.unpack_from(data, at)
+        payload = data[at + _FRAME.size: at + _FRAME.size + length]
+        if len(payload) != length:
+            raise ValueError(f"torn frame at byte {at}")
+        item = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+        if isinstance(item, dict) and "packed" in item:
+            raise ValueError(f"a packed game at byte {at}: compare plain logs")
+        if isinstance(item, dict) and "format" in item and "env" in item:
+            payload = pack({k: v for k, v in item.items() if k != "env"})
+        out.append(_FRAME.pack(len(payload), zlib.crc32(payload)) + payload)
+        at += _FRAME.size + length
+    return b"".join(out)
