@@ -64,7 +64,7 @@ def test_hanabi_score_line_ends_at_the_score(tmp_path, capsys):
     page = tmp_path / "h.html"
     assert main(["replay", "transcript", str(log), "--format", "html", "--out", str(page)]) == 0
     text = page.read_text()
-    assert _svgs(text) == 1 and "turn 0 (seq" in text
+    assert _svgs(text) == 3 and "turn 0 (seq" in text  # the course; each Alpha IO's candidates for its own cards
     capsys.readouterr()
     assert main(["replay", "transcript", str(log), "--out", str(page)]) == 2
     assert "--out is for --format html" in capsys.readouterr().err

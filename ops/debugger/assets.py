@@ -82,6 +82,11 @@ function svgEl(tag, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   return e;
 }
+const OTHER_COLOURS = ["#4e79a7", "#f28e2b", "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"];
+function lineColour(line, k) {
+  // a seat's line has the seat's colour; a line about something else (a card slot) its own
+  return line.seat === null || line.seat === undefined ? OTHER_COLOURS[k % OTHER_COLOURS.length] : colour(line.seat);
+}
 function colour(seat) {
   if (seat === null || seat === undefined) return "#999";
   const own = S.meta && S.meta.colours;  // the board's own colour for the seat, where the game gives one
@@ -491,7 +496,8 @@ function drawCharts() {
   const names = S.meta.players;
   for (const [key, g] of [...groups.entries()].sort((a, b) => a[1].observer - b[1].observer || a[1].quantity.localeCompare(b[1].quantity))) {
     const scale = b.scales[g.quantity] || {lo: 0, hi: null, higher: "more"};
-    const title = g.quantity + " of p" + g.observer + " " + (names[g.observer] ? names[g.observer].name : "") + " in each other player";
+    const seats = [...g.lines.values()].some((l) => l.seat !== null && l.seat !== undefined);
+    const title = g.quantity + " of p" + g.observer + " " + (names[g.observer] ? names[g.observer].name : "") + (seats ? " in each other player" : " by subject");
     box.append(chart(title, g.lines, scale, "beliefs", g.observer, fork.get(key)));
   }
   for (const c of S.meta.charts || []) {
@@ -540,8 +546,9 @@ function chart(title, lines, scale, kind, observer, forkLines, steps) {
   const xl = svgEl("text", {x: PAD, y: height - 6, "font-size": 9}); xl.textContent = "seq " + S.meta.first; svg.append(xl);
   const xr = svgEl("text", {x: width - 12, y: height - 6, "font-size": 9, "text-anchor": "end"}); xr.textContent = String(S.meta.last); svg.append(xr);
   const draw = (lns, dashed) => {
+    let k = 0;
     for (const [label, line] of lns) {
-      const c = colour(line.seat);
+      const c = lineColour(line, k++);
       const coords = [];
       line.pts.forEach(([sx, sy], j) => { if (steps && j) coords.push(xOf(sx, width) + "," + y(line.pts[j - 1][1])); coords.push(xOf(sx, width) + "," + y(sy)); });
       const pl = svgEl("polyline", {points: coords.join(" "), fill: "none", stroke: c, "stroke-width": 1.5});
@@ -560,7 +567,8 @@ function chart(title, lines, scale, kind, observer, forkLines, steps) {
   if (forkLines) draw(forkLines, true);
   svg.append(svgEl("line", {x1: PAD, x2: PAD, y1: top, y2: height - bottom, stroke: "#d00", "stroke-width": 1.5, class: "cursor", "data-width": width}));
   const legend = el("div", {class: "legend"});
-  for (const [label, line] of lines) legend.append(el("span", {}, el("span", {class: "swatch", style: "background:" + colour(line.seat)}), label));
+  let k = 0;
+  for (const [label, line] of lines) legend.append(el("span", {}, el("span", {class: "swatch", style: "background:" + lineColour(line, k++)}), label));
   return el("div", {class: "chart"}, svg, legend);
 }
 function fmt(v) { return v === null || v === undefined ? "" : Number.isInteger(v) ? String(v) : Number(v).toFixed(2); }

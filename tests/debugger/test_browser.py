@@ -106,7 +106,7 @@ def test_step_by_keyboard_and_by_url(browser, serve, name):
     assert row.get_attribute("data-seq") == str(last)
 
 
-@pytest.mark.parametrize("name", ["werewolves", "diplomacy"])
+@pytest.mark.parametrize("name", ["diplomacy", "werewolves", "hanabi"])
 def test_clicking_a_trust_point_jumps_to_its_io_update(browser, serve, name):
     s = serve(golden(name))
     log = read_log(golden(name)).games[0]
