@@ -26,6 +26,6 @@ for version in 3.12 3.13; do
     "$venv/bin/python" -m pip install --quiet --no-deps -e . >/dev/null 2>&1 ||
     { echo "check_interpreters: cannot install detente under $py"; status=1; continue; }
   echo "check_interpreters: golden logs under $("$venv/bin/python" --version)"
-  RAY_AUTH_MODE=disabled "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/golden || status=1
+  RAY_AUTH_MODE=disabled "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/golden tests/test_environment.py || status=1
 done
 exit $status

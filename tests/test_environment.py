@@ -17,7 +17,8 @@ from replay.verify import verify_game
 from tests.hostile.logs import payloads_of, plain
 from tests.play import play_bytes
 
-ELSEWHERE = {"python": "CPython 3.13.0", "msgpack": "1.1.0", "pydantic": "2.10.0"}
+OTHER_PYTHON = "CPython 3.12.1" if platform.python_version().startswith("3.13") else "CPython 3.13.0"
+ELSEWHERE = {"python": OTHER_PYTHON, "msgpack": "1.1.0", "pydantic": "2.10.0"}
 
 
 def _with_header(data: bytes, **changes) -> bytes:
@@ -68,7 +69,7 @@ def test_a_divergence_is_one_line_naming_the_seq_and_both_environments():
     verdict = verify_game(parse_log(_with_header(data, agents=lineup, env=ELSEWHERE)).games[0])
     assert not verdict.ok and "\n" not in verdict.message
     assert verdict.message.startswith(f"diverges at seq {verdict.seq} (")
-    assert "recorded under CPython 3.13.0, msgpack 1.1.0, pydantic 2.10.0" in verdict.message
+    assert f"recorded under {OTHER_PYTHON}, msgpack 1.1.0, pydantic 2.10.0" in verdict.message
     assert f"replayed under {describe(environment())}" in verdict.message
     assert "the environments differ (msgpack, pydantic, python)" in verdict.message
 
