@@ -1,26 +1,37 @@
-"""TD self-play training of the seed's network, as the seed describes it.
+"""TD self-play training of the seed's network, as the seed describes it, in batches for workers.
 
 "In each game, the neural networks for every player are initialized with the weights carried
 over from the previous game. At the conclusion of a game, the winner's neural network is saved
 and used as the basis for the next game" (seed). Every player's network learns during the game
 by TD(lambda) (network.Learner) from the board at the start of each of its turns, towards 1 when
 it wins and 0 when it is eliminated; a game stopped by the turn cap gives each survivor its
-share of the territories (LearnParams.draw), and the survivor with the most territories (then the lowest seat; ours) passes its network on.
+share of the territories (LearnParams.draw), and the survivor with the most territories (then
+the lowest seat; ours) passes its network on.
 
-Deterministic: game g's dice come from "risk-train/<seed>/<g>", the first network from `seed`,
-weights are rounded to WEIGHT_DIGITS after each game. A checkpoint (network JSON with the game
-count in its metadata) is written every `every` games; a run resumed from one ends with the same
-weights as an uninterrupted run. Games are played straight on the rules (actors.risk.direct),
-not through the bus, so they are not logged.
+Batches (ours, so games can be played side by side): games go in batches of `LearnParams.batch`
+(game g in batch g // batch); every game of a batch starts from the batch's network, and the next
+batch starts from that network plus, for each game of the batch in game order, the change the
+game's passed-on network made to it. Weights are integers, so that sum is exact and the same
+however the games were shared out among workers: 1, 2 or K workers give the same weights. With
+batch 1 this is the seed's scheme, game by game.
+
+Deterministic: game g's dice come from "risk-train/<seed>/<g>", the first network from `seed`.
+`run` writes, after every batch, `last.json` (replaced whole) into OUT.checkpoints/, and every
+`every` games a kept checkpoint `games-NNNNNN.json` (network JSON with the game count in its
+metadata); a run resumed from either ends with the same weights as an uninterrupted run. Games
+are played straight on the rules (actors.risk.direct), not through the bus, so they are not logged.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from actors.risk.board import Board
 from actors.risk.direct import play
@@ -28,10 +39,12 @@ from actors.risk.network import Learner, Net, net_from_json, random_net
 from actors.risk.params import LearnParams, TDParams
 from actors.risk.td import suggest
 
-Progress = Callable[[int, Net, dict[str, Any]], None]
+Result = tuple[Net, dict[str, Any]]  # a game's passed-on network, and what happened
+Progress = Callable[[int, Net, list[dict[str, Any]]], None]  # (games done, network, the batch's infos)
+LAST = "last.json"  # the checkpoint after the latest batch
 
 
-def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams) -> tuple[Net, dict[str, Any]]:
+def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams) -> Result:
     """Play training game `g` from `net`; the network passed on, and what happened."""
     n = learn.players[g % len(learn.players)]
     learners = [Learner(net, learn.alpha, learn.lam, misupdate=learn.update == "misupdate") for _ in range(n)]
@@ -73,15 +86,114 @@ def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams
     return learners[best].net(), info
 
 
-def command(out: Path | str, games: int, seed: int, learn: LearnParams, params: TDParams, every: int) -> str:
+def merge(base: Net, passed_on: Sequence[Net]) -> Net:
+    """`base` plus each passed-on network's change to it (exact: integers, so in any order)."""
+    k = len(passed_on)
+    w1 = tuple(tuple(sum(col) - (k - 1) * b for b, col in zip(base.w1[j], zip(*(n.w1[j] for n in passed_on))))
+               for j in range(len(base.w1)))
+    w2 = tuple(sum(col) - (k - 1) * b for b, col in zip(base.w2, zip(*(n.w2 for n in passed_on))))
+    return Net(w1, w2)
+
+
+# -- who plays a batch's games -----------------------------------------------------------------
+
+class Workers(Protocol):
+    """Plays games from one network; results in the order of `games`, wherever they were played."""
+
+    def play(self, net: Net, games: list[int]) -> list[Result]: ...
+
+    def close(self) -> None: ...
+
+
+class InProcess:
+    """Every game here, one after the other (one worker)."""
+
+    def __init__(self, seed: int, learn: LearnParams, params: TDParams):
+        self.seed, self.learn, self.params = seed, learn, params
+
+    def play(self, net: Net, games: list[int]) -> list[Result]:
+        return [train_game(net, g, self.seed, self.learn, self.params) for g in games]
+
+    def close(self) -> None:
+        pass
+
+
+def play_plain(net: dict[str, Any], g: int, seed: int, learn: dict[str, Any], params: dict[str, Any]
+               ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`train_game` on plain data (JSON-ready in and out): what a worker process or Ray actor runs."""
+    out, info = train_game(net_from_json(net), g, seed, LearnParams(**learn), TDParams(**params))
+    return out.to_json(), info
+
+
+def _play_task(args: tuple[Any, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    return play_plain(*args)
+
+
+class Processes:
+    """Games shared out among `workers` local processes (started fresh: the `spawn` method)."""
+
+    def __init__(self, workers: int, seed: int, learn: LearnParams, params: TDParams):
+        self.seed, self.learn, self.params = seed, learn.model_dump(mode="json"), params.model_dump(mode="json")
+        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def play(self, net: Net, games: list[int]) -> list[Result]:
+        data = net.to_json()
+        tasks = [(data, g, self.seed, self.learn, self.params) for g in games]
+        return [(net_from_json(n), info) for n, info in self.pool.map(_play_task, tasks)]
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+
+# -- training ------------------------------------------------------------------------------------
+
+def train(games: int, seed: int, learn: LearnParams, params: TDParams, start: Net | None = None,
+          first: int = 0, progress: Progress | None = None, workers: Workers | None = None) -> Net:
+    """Games first .. games - 1 from `start` (default: the random network of `seed`), batch by batch."""
+    if first % learn.batch:
+        raise ValueError(f"a run resumes at a whole batch ({learn.batch} games), not after game {first}")
+    net = random_net(seed) if start is None else start
+    player = workers or InProcess(seed, learn, params)
+    for b in range(first, games, learn.batch):
+        results = player.play(net, list(range(b, min(b + learn.batch, games))))
+        net = merge(net, [n for n, _ in results])
+        if progress is not None:
+            progress(b + len(results), net, [info for _, info in results])
+    return net
+
+
+def evaluate(net: Net, games: int, params: TDParams, seed: int = 1, max_rounds: int = 60) -> tuple[int, int]:
+    """(wins, decided games) of `net` in three-player games against two random-weight nets (the
+    seed's second test), seats rotated, a fresh random net per seat and game."""
+    wins = decided = 0
+    for g in range(games):
+        nets = [net, random_net(100_000 + 8 * g + 1), random_net(100_000 + 8 * g + 2)]
+        seats = [(i + g) % 3 for i in range(3)]
+        policies: list[Any] = [None] * 3
+        for i, s in enumerate(seats):
+            policies[s] = (lambda n: lambda obs, legal: suggest(Board(obs), legal, n, params)[0])(nets[i])
+        _, outcome = play(policies, {"players": 3, "max_rounds": max_rounds}, f"risk-eval/{seed}/{g}")
+        wins += seats[0] in outcome.winners
+        decided += bool(outcome.winners)
+    return wins, decided
+
+
+def command(out: Path | str, games: int, seed: int, learn: LearnParams, params: TDParams, every: int,
+            workers: int = 1) -> str:
     """The `detente risk train` line that makes this network (defaults left out)."""
     words = ["detente risk train", f"--games {games}", f"--seed {seed}"]
     if learn.update != "td":
         words.append(f"--update {learn.update}")
     if params.odds != TDParams().odds:
         words.append(f"--odds {params.odds}")
+    if params.need_gain != TDParams().need_gain:
+        words.append("--need-gain" if params.need_gain else "--no-need-gain")
     if learn.max_rounds != LearnParams().max_rounds:
         words.append(f"--max-rounds {learn.max_rounds}")
+    if learn.batch != LearnParams().batch:
+        words.append(f"--batch {learn.batch}")
+    if workers != 1:
+        words.append(f"--workers {workers}")
     return " ".join(words + [f"--every {every}", f"--out {out}"])
 
 
@@ -90,19 +202,8 @@ def meta(seed: int, games: int, learn: LearnParams, params: TDParams) -> dict[st
             "td": params.model_dump(mode="json")}
 
 
-def train(games: int, seed: int, learn: LearnParams, params: TDParams, start: Net | None = None,
-          first: int = 0, progress: Progress | None = None) -> Net:
-    """Games first .. games - 1 from `start` (default: the random network of `seed`)."""
-    net = random_net(seed) if start is None else start
-    for g in range(first, games):
-        net, info = train_game(net, g, seed, learn, params)
-        if progress is not None:
-            progress(g + 1, net, info)
-    return net
-
-
 def hashes(ckdir: Path, games: int) -> dict[str, str]:
-    """sha256 of the weights of every checkpoint up to `games`, by game count."""
+    """sha256 of the weights of every kept checkpoint up to `games`, by game count."""
     out = {}
     for path in sorted(ckdir.glob("games-*.json")):
         g = int(path.stem.split("-")[1])
@@ -111,38 +212,67 @@ def hashes(ckdir: Path, games: int) -> dict[str, str]:
     return out
 
 
+def write_whole(path: Path, data: dict[str, Any]) -> None:
+    """Write JSON to `path` all or nothing (a temporary file renamed), so a kill leaves no half file."""
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data) + "\n")
+    os.replace(tmp, path)
+
+
+def latest(ckdir: Path, games: int, seed: int, learn: LearnParams, params: TDParams) -> tuple[Net, int] | None:
+    """The furthest checkpoint in `ckdir` at most `games` games in; an error if it was made with
+    another seed or other options (it would not continue this run)."""
+    found = []
+    for path in sorted(ckdir.glob("games-*.json")) + [ckdir / LAST]:
+        if path.exists():
+            data = json.loads(path.read_text())
+            if int(data["meta"]["games"]) <= games:
+                found.append((int(data["meta"]["games"]), path.name, data))
+    if not found:
+        return None
+    done, name, data = max(found, key=lambda f: f[:2])
+    want = {k: v for k, v in meta(seed, 0, learn, params).items() if k != "games"}
+    if {k: data["meta"].get(k) for k in want} != want:
+        raise ValueError(f"{ckdir / name} was made with another seed or other options")
+    return net_from_json(data), done
+
+
 def run(out: Path, games: int, seed: int, learn: LearnParams, params: TDParams, every: int,
-        resume: bool, say: Callable[[str], None] = print) -> Net:
-    """`detente risk train`: train, checkpoint into `out`.checkpoints/, write `out`; resumable."""
+        resume: bool, say: Callable[[str], None] = print, workers: Workers | None = None,
+        count: int = 1, evaluation: int = 0) -> Net:
+    """`detente risk train`: train, checkpoint into `out`.checkpoints/, write `out`; resumable.
+
+    `workers` plays the games (default: here), `count` is how many it has (for the command line
+    recorded); `evaluation` games against two random nets at every kept checkpoint (0: none)."""
+    if games % learn.batch or every % learn.batch:
+        raise ValueError(f"--games and --every must be multiples of the batch ({learn.batch} games)")
     ckdir = out.with_name(out.name + ".checkpoints")
     ckdir.mkdir(parents=True, exist_ok=True)
     start, first = None, 0
-    if resume:
-        done = sorted(ckdir.glob("games-*.json"))
-        if done:
-            data = json.loads(done[-1].read_text())
-            if {k: data["meta"].get(k) for k in ("seed", "learn", "td")} != {
-                    k: v for k, v in meta(seed, 0, learn, params).items() if k != "games"}:
-                raise ValueError(f"{done[-1]} was made with another seed or other options")
-            start, first = net_from_json(data), int(data["meta"]["games"])
-            say(f"resumed from {done[-1]} ({first} games)")
-    t0, wins, stamp = time.perf_counter(), [0, 0], [time.perf_counter()]
+    if resume and (found := latest(ckdir, games, seed, learn, params)) is not None:
+        start, first = found
+        say(f"resumed from {ckdir} ({first} games)")
+    t0, stamp, played, decided = time.perf_counter(), [time.perf_counter()], [0], [0]
 
-    def progress(g: int, net: Net, info: dict[str, Any]) -> None:
-        wins[0] += info["winner"] is not None
-        wins[1] += 1
+    def progress(g: int, net: Net, infos: list[dict[str, Any]]) -> None:
+        played[0] += len(infos)
+        decided[0] += sum(info["winner"] is not None for info in infos)
+        data = net.to_json(meta(seed, g, learn, params))
+        write_whole(ckdir / LAST, data)
         if g % every == 0 or g == games:
-            path = ckdir / f"games-{g:06d}.json"
-            path.write_text(json.dumps(net.to_json(meta(seed, g, learn, params))) + "\n")
+            write_whole(ckdir / f"games-{g:06d}.json", data)
             now = time.perf_counter()
-            rate = wins[1] / (now - t0)
-            say(f"{g} games: sha256 {net.digest()}  {rate:.2f} games/s  "
-                f"{wins[0]}/{wins[1]} decided  ({now - stamp[0]:.0f} s)")
-            stamp[0] = now
+            line = (f"{g} games: sha256 {net.digest()}  {played[0] / (now - t0):.2f} games/s  "
+                    f"{decided[0]}/{played[0]} decided  ({now - stamp[0]:.0f} s)")
+            if evaluation:
+                wins, _ = evaluate(net, evaluation, params)
+                line += f"  evaluation {wins}/{evaluation} won against two random nets"
+            say(line)
+            stamp[0] = time.perf_counter()
 
-    net = train(games, seed, learn, params, start, first, progress)
+    net = train(games, seed, learn, params, start, first, progress, workers)
     final = {**meta(seed, games, learn, params), "sha256": net.digest(),
-             "command": command(out, games, seed, learn, params, every), "checkpoints": hashes(ckdir, games)}
-    out.write_text(json.dumps(net.to_json(final)) + "\n")
+             "command": command(out, games, seed, learn, params, every, count), "checkpoints": hashes(ckdir, games)}
+    write_whole(out, net.to_json(final))
     say(f"wrote {out} (sha256 {net.digest()})")
     return net

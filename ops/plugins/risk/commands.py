@@ -1,16 +1,20 @@
 """`detente risk ...`: the Risk plugin's own commands.
 
-    detente risk train --games 2000 --seed 1 --out actors/risk/weights/trained.json
-    detente risk train --games 2000 --seed 1 --update misupdate --out actors/risk/weights/mistrained.json
+    detente risk train --games 5600 --seed 1 --workers 2 --out actors/risk/weights/trained.json
+    detente risk train --games 500 --seed 1 --update misupdate --out actors/risk/weights/mistrained.json
     detente risk odds 5 3
 
-`train` plays TD self-play games of the seed's network (actors.risk.train), writes a checkpoint
-every `--every` games into OUT.checkpoints/ (printing its sha256), and the final network to OUT;
-`--resume` goes on from the last checkpoint there, ending with the weights of an uninterrupted run.
+`train` plays TD self-play games of the seed's network (actors.risk.train) in batches of
+`--batch` games, each batch's games on `--workers` local processes (or Ray actors with
+`--backend ray`): the weights do not depend on the workers. After every batch it replaces
+OUT.checkpoints/last.json, every `--every` games it keeps a checkpoint there (printing its sha256,
+games/s and, with `--eval N`, N games' win rate against two random nets), and at the end writes
+OUT; `--resume` goes on from the furthest checkpoint there, ending with an uninterrupted run's weights.
 """
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,16 @@ def commands(sub: Any) -> None:
     train.add_argument("--odds", choices=("simulated", "exact"), default="simulated",
                        help="the agents' battle odds while training (the seed: simulated)")
     train.add_argument("--max-rounds", type=int, default=None, help="a training game's turn cap")
+    train.add_argument("--need-gain", action=argparse.BooleanOptionalAction, default=None,
+                       help="attack only for a better board (default: no, see actors/risk/params.py)")
+    train.add_argument("--batch", type=int, default=None,
+                       help="games that start from the same network (default 10; 1: the seed's game by game)")
+    train.add_argument("--workers", type=int, default=1, help="processes (or Ray actors) playing a batch's games")
+    train.add_argument("--backend", choices=("processes", "ray"), default="processes",
+                       help="local processes, or Ray actors (a local Ray on 127.0.0.1, or --address)")
+    train.add_argument("--address", default=None, help="a Ray cluster to join (--backend ray)")
+    train.add_argument("--eval", type=int, default=0, metavar="N",
+                       help="at every kept checkpoint, N games against two random nets (does not change the weights)")
     train.set_defaults(func=_train)
     odds = sub.add_parser("odds", help="exact and simulated odds of taking a territory")
     odds.add_argument("attackers", type=int, help="armies able to attack (the territory holds one more)")
@@ -36,13 +50,28 @@ def commands(sub: Any) -> None:
 
 def _train(args: Any) -> int:
     from actors.risk.params import LearnParams, TDParams
-    from actors.risk.train import run
+    from actors.risk.train import InProcess, Processes, run
 
-    if args.games < 1 or args.every < 1:
-        raise SystemExit("detente: error: --games and --every must be at least 1")
-    learn = LearnParams(update=args.update, **({} if args.max_rounds is None else {"max_rounds": args.max_rounds}))
-    run(Path(args.out), args.games, args.seed, learn, TDParams(odds=args.odds), args.every, args.resume,
-        say=lambda line: print(line, flush=True))
+    if args.games < 1 or args.every < 1 or args.workers < 1 or (args.batch is not None and args.batch < 1):
+        raise SystemExit("detente: error: --games, --every, --batch and --workers must be at least 1")
+    given = {"max_rounds": args.max_rounds, "batch": args.batch}
+    learn = LearnParams(update=args.update, **{k: v for k, v in given.items() if v is not None})
+    params = TDParams(odds=args.odds, **({} if args.need_gain is None else {"need_gain": args.need_gain}))
+    if args.games % learn.batch or args.every % learn.batch:
+        raise SystemExit(f"detente: error: --games and --every must be multiples of the batch ({learn.batch})")
+    if args.backend == "ray":
+        from ops.plugins.risk.raytrain import RayWorkers
+
+        workers: Any = RayWorkers(args.workers, args.seed, learn, params, args.address)
+    elif args.workers > 1:
+        workers = Processes(args.workers, args.seed, learn, params)
+    else:
+        workers = InProcess(args.seed, learn, params)
+    try:
+        run(Path(args.out), args.games, args.seed, learn, params, args.every, args.resume,
+            say=lambda line: print(line, flush=True), workers=workers, count=args.workers, evaluation=args.eval)
+    finally:
+        workers.close()
     return 0
 
 
