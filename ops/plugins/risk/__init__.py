@@ -1,6 +1,6 @@
 """Risk on the classic map (2-6 players, cards optional) as a detente plugin: the rules, the
-`heuristic` and `td` agents (actors.risk), transcript, board, charts, the Intelligence Office's beliefs
-and `detente risk train`. Risk is a trademark of its publisher; detente implements the mechanics only."""
+`heuristic` and `td` agents (actors.risk), transcript, board, charts, the Intelligence Office's beliefs,
+report sections and `detente risk train`. Risk is a trademark of its publisher; detente implements the mechanics only."""
 
 from games.plugin import Chart, GamePlugin
 
@@ -17,5 +17,6 @@ PLUGIN = GamePlugin(
             Chart("armies per player", "ops.plugins.risk.views:armies")),
     board="ops.plugins.risk.board:board",
     commands="ops.plugins.risk.commands:commands",
+    report="ops.plugins.risk.report:report",
     short_options={"max_rounds": 6},
 )
