@@ -162,6 +162,11 @@ def train(games: int, seed: int, learn: LearnParams, params: TDParams, start: Ne
     return net
 
 
+def td_policy(net: Net, params: TDParams) -> Callable[[dict[str, Any], list[str]], str]:
+    """The td agent's play with `net` (actors.risk.td), as a policy of actors.risk.direct."""
+    return lambda obs, legal: suggest(Board(obs), legal, net, params)[0]
+
+
 def evaluate(net: Net, games: int, params: TDParams, seed: int = 1, max_rounds: int = 60) -> tuple[int, int]:
     """(wins, decided games) of `net` in three-player games against two random-weight nets (the
     seed's second test), seats rotated, a fresh random net per seat and game."""
@@ -171,7 +176,7 @@ def evaluate(net: Net, games: int, params: TDParams, seed: int = 1, max_rounds: 
         seats = [(i + g) % 3 for i in range(3)]
         policies: list[Any] = [None] * 3
         for i, s in enumerate(seats):
-            policies[s] = (lambda n: lambda obs, legal: suggest(Board(obs), legal, n, params)[0])(nets[i])
+            policies[s] = td_policy(nets[i], params)
         _, outcome = play(policies, {"players": 3, "max_rounds": max_rounds}, f"risk-eval/{seed}/{g}")
         wins += seats[0] in outcome.winners
         decided += bool(outcome.winners)
