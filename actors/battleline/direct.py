@@ -80,7 +80,9 @@ def play_direct(policies: list[Policy], seed: int, options: dict[str, Any] | Non
     state = GAME.new_initial_state(options or {})
     chance = random.Random(f"battleline-chance-{seed}")
     rngs = [random.Random(f"battleline-seat-{seed}-{s}") for s in (0, 1)]
-    while not state.is_terminal():
+    for _ in range(GAME.max_steps + 1):  # the rules' own length bound: a game that never ends fails
+        if state.is_terminal():
+            return state
         if state.is_chance():
             state.apply_chance(state.sample_chance(chance))
             continue
@@ -88,4 +90,4 @@ def play_direct(policies: list[Policy], seed: int, options: dict[str, Any] | Non
         legal = state.legal_actions(p)
         action = policies[p](state.observation(p), legal, rngs[p])
         state.apply_actions({p: action})
-    return state
+    raise RuntimeError(f"seed {seed}: no end after {GAME.max_steps} steps")

@@ -63,11 +63,13 @@ def play_direct(policy: Policy | list[Policy], options: dict[str, Any], seed: in
     state.apply_chance(deck if deck is not None else state.sample_chance(random.Random(f"deal/{seed}")))
     rngs = [random.Random(f"seat/{seed}/{p}") for p in range(n)]
     opts = agent_options or {}
-    while not state.is_terminal():
+    for _ in range(game.max_steps + 1):  # the rules' own length bound: a game that never ends fails
+        if state.is_terminal():
+            return state
         p = state.current_players()[0]
         legal = state.legal_actions(p)
         action = policies[p](state.observation(p), legal, rngs[p], opts)
         if action not in legal:
             raise RuntimeError(f"seed {seed}: policy chose illegal {action!r}")
         state.apply_action(action)
-    return state
+    raise RuntimeError(f"seed {seed}: no end after {game.max_steps} steps")

@@ -32,7 +32,9 @@ def play(policies: list[Policy], options: dict[str, Any], chance_seed: str,
     """One game, seat i played by policies[i]; returns the final state and its outcome."""
     state = GAME.new_initial_state(options)
     dice = random.Random(chance_seed)
-    while not state.is_terminal():
+    for _ in range(GAME.max_steps + 1):  # the rules' own length bound: a game that never ends fails
+        if state.is_terminal():
+            return state, state.outcome()
         if state.is_chance():
             state.apply_chance(state.sample_chance(dice))
             continue
@@ -45,4 +47,4 @@ def play(policies: list[Policy], options: dict[str, Any], chance_seed: str,
         if action not in legal:
             raise ValueError(f"seat {seat} chose {action!r}, not legal in phase {obs['phase']}")
         state.apply_action(action)
-    return state, state.outcome()
+    raise RuntimeError(f"{chance_seed}: no end after {GAME.max_steps} steps")

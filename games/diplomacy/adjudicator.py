@@ -885,7 +885,7 @@ def _advance(board: Board, res: Resolution) -> None:
     """Move `board` to the next phase that needs orders: retreats only with dislodged units;
     in winter, centres change hands and adjustments happen only where someone builds or removes."""
     board.changed()
-    while True:
+    for _ in range(3):  # at most: fall movement -> retreats -> winter adjustments -> next spring
         s, k = board.season, board.phase_kind
         if k == "M":
             board.phase_kind = "R"
@@ -907,6 +907,7 @@ def _advance(board: Board, res: Resolution) -> None:
         board.year += 1
         board.season, board.phase_kind = "S", "M"
         return
+    raise RuntimeError(f"no phase needing orders after {board.phase}")
 
 
 def _adjusts(board: Board) -> bool:

@@ -22,6 +22,7 @@ from games.api import IllegalAction
 from games.battleline import formations as F
 from games.battleline.cards import CARD_OF, NAMES, TACTICS, TROOPS
 from games.battleline.rules import BattleLine
+from tests.bounds import bounded
 
 GAME = BattleLine()
 
@@ -696,7 +697,9 @@ def test_claims_against_brute_force_in_played_positions():
             break
         rng = random.Random(seed)
         state = GAME.new_initial_state({})
-        while not state.is_terminal():
+        for _ in bounded(GAME.max_steps):
+            if state.is_terminal():
+                break
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
                 continue

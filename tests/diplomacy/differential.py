@@ -24,6 +24,7 @@ from games.diplomacy.board import (
     parse_order,
     retreat_orders,
 )
+from tests.bounds import bounded
 
 
 class Mismatch(AssertionError):
@@ -141,7 +142,9 @@ def play_one(seed: int, last_year: int = 1920) -> int:
     game = diplomacy.Game()
     board = Board.initial()
     phases = 0
-    while board.year <= last_year:
+    for _ in bounded(5 * (last_year - 1900) + 5):
+        if board.year > last_year:
+            break
         before = board
         orders = random_orders(board, rng)
         typed = {p: [parse_order(board, p, o) for o in os] for p, os in orders.items()}

@@ -16,6 +16,7 @@ from games.diplomacy.board import POWERS, Board
 from games.diplomacy.rules import Diplomacy, DiplomacyOptions, DiplomacyState
 from replay.verify import verify_game
 from tests.play import play_bytes
+from tests.bounds import bounded
 
 
 def _log(agents: list[AgentSpec], seed: int, options: dict) -> bytes:
@@ -43,7 +44,9 @@ def test_office_answers_each_unit_from_one_plan_per_phase():
     so = DumbBotStrategyOffice("p2/so", 9)
     expected = plan(Board.initial(), "FRANCE", actor_rng(9, "p2/so"), so.params)  # the office's own rng
     given = []
-    while 2 in state.current_players():
+    for _ in bounded(Diplomacy.max_steps):
+        if 2 not in state.current_players():
+            break
         obs = state.observation(2)
         request = OfficeRequest(sender="p2", to="p2/so", task="suggest", turn=len(given),
                                 view={"observation": obs}, legal=tuple(state.legal_actions(2)))
@@ -95,7 +98,9 @@ def test_ranks_by_centres_then_phase_of_elimination():
         b.units[p] = ("FRANCE", "A", p)
     state = DiplomacyState(DiplomacyOptions(max_year=1901), b)
     moves = {"A PIE": "A PIE - TUS", "A ROM": "A ROM S A PIE - TUS"}
-    while not state.is_terminal():
+    for _ in bounded(Diplomacy.max_steps):
+        if state.is_terminal():
+            break
         acts = {}
         for p in state.current_players():
             unit = state.next_unit(p)

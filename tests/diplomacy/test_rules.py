@@ -17,6 +17,7 @@ from games.diplomacy.adjudicator import resolve
 from games.diplomacy.board import Board, OrderError, movement_orders, parse_order
 from games.diplomacy.rules import Diplomacy
 from games.diplomacy.script import Script
+from tests.bounds import bounded
 
 GAME = Diplomacy()
 
@@ -90,7 +91,9 @@ def test_movement_is_ordered_unit_by_unit_and_resolves_when_all_are_ordered():
     legal = state.legal_actions(0)
     assert legal == sorted(set(legal)) and "A BUD H" in legal and "A BUD - SER" in legal
     rounds = 0
-    while state.board.phase == "S1901M":
+    for _ in bounded(GAME.max_steps):
+        if state.board.phase != "S1901M":
+            break
         state.apply_actions({p: state.default_action(p) for p in state.current_players()})
         rounds += 1
     assert rounds == 4  # Russia has four units, the others three
@@ -124,13 +127,17 @@ def test_civil_disorder_defaults():
 def test_game_stops_after_winter_of_the_last_year_with_centre_share_returns():
     state = GAME.new_initial_state({"max_year": 1902})
     rng = random.Random(4)
-    while not state.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
         state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
     assert state.board.year == 1903
     out = state.outcome()
     assert out.winners == () and abs(sum(out.returns) - 1.0) < 1e-9
     survivors = GAME.new_initial_state({"max_year": 1901, "draw": "survivors"})
-    while not survivors.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if survivors.is_terminal():
+            break
         survivors.apply_actions({p: survivors.default_action(p) for p in survivors.current_players()})
     assert survivors.outcome().returns == (1 / 7,) * 7
 

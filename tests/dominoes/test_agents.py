@@ -21,6 +21,7 @@ from actors.registry import AgentSpec, build_player
 from bus.messages import REFEREE, Act, ActRequest, OfficeRequest
 from games.dominoes.rules import Dominoes, DominoesState
 from games.dominoes.tiles import INDEX, NAMES, mask_of, tiles_of
+from tests.bounds import bounded
 
 GAME = Dominoes()
 
@@ -323,7 +324,9 @@ def test_playouts_score_hands_as_the_rules_do():
     for options in ({}, {"scoring": "all", "blocked_scoring": "both", "blocked_tie": "lowest_hand"}):
         state = GAME.new_initial_state({"target": 300, **options})
         rules = GAME.options(options).model_dump(mode="json")
-        while not state.is_terminal():
+        for _ in bounded(GAME.max_steps):
+            if state.is_terminal():
+                break
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
                 continue
@@ -341,7 +344,9 @@ def test_alpha_decides_within_twenty_milliseconds():
     so = AlphaStrategyOffice("p0/so", 1)
     for game_seed in range(4):
         state = GAME.new_initial_state({"target": 30})
-        while not state.is_terminal() and len(times) < 60:
+        for _ in bounded(GAME.max_steps):
+            if state.is_terminal() or len(times) >= 60:
+                break
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
                 continue
@@ -365,7 +370,9 @@ def _decide(agent: str, state: DominoesState, seat: int, game_seed: int) -> str:
     actors = {a.address: a for a in build_player(AgentSpec(name=agent), "dominoes", seat, game_seed)}
     queue = [ActRequest(sender=REFEREE, to=f"p{seat}", turn=0, player=seat, legal=tuple(state.legal_actions(seat)),
                         observation=state.observation(seat))]
-    while queue:
+    for _ in bounded(10_000):
+        if not queue:
+            break
         message = queue.pop(0)
         if isinstance(message, Act):
             return message.action

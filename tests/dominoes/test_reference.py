@@ -27,6 +27,7 @@ import pytest
 
 from games.dominoes.rules import Dominoes
 from games.dominoes.tiles import INDEX, TILES
+from tests.bounds import bounded
 
 dominoes = pytest.importorskip("dominoes")
 
@@ -76,7 +77,9 @@ def _play_hand(state, game, rng: random.Random, where: str) -> int:
         p = state.current_players()[0]
         assert state.legal_actions(p) == ["6-6"] and game.starting_player == p, where
         state.apply_actions({p: "6-6"})
-    while not state.is_chance() and not state.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if state.is_chance() or state.is_terminal():
+            break
         at = f"{where} step {steps}"
         p = state.current_players()[0]
         legal = state.legal_actions(p)
@@ -105,12 +108,14 @@ def _play_hand(state, game, rng: random.Random, where: str) -> int:
 def test_matches_agree_with_the_dominoes_package(monkeypatch):
     rng = random.Random(2024)
     hands = steps = blocked = void = matches = 0
-    while hands < MIN_HANDS:
+    for _ in bounded(MIN_HANDS):
+        if hands >= MIN_HANDS:
+            break
         state = GAME.new_initial_state(OPTIONS)
         state.apply_chance(state.sample_chance(rng))
         monkeypatch.setattr(dominoes.game, "_randomized_hands", lambda s=state: _their_hands(s))
         series = dominoes.Series(target_score=OPTIONS["target"])
-        while True:
+        for _ in bounded(GAME.max_steps):
             where = f"match {matches} hand {hands}"
             steps += _play_hand(state, series.games[-1], rng, where)
             record = state.to_json()["past"][-1]

@@ -15,6 +15,7 @@ from games import conformance
 from games.api import IllegalAction
 from games.dominoes.rules import Dominoes, DominoesState, sample_hands
 from games.dominoes.tiles import INDEX, NAMES, NUM, mask_of, tiles_of
+from tests.bounds import bounded
 
 GAME = Dominoes()
 
@@ -333,7 +334,9 @@ def _deals(seed: int, pick, options=None, hands: int = 4) -> list[list[list[str]
     """The first `hands` deals of a match whose chance draws come from Random(seed) only."""
     rng, play = random.Random(seed), random.Random(seed + 1)
     state, deals = GAME.new_initial_state(options), []
-    while not state.is_terminal() and len(deals) < hands:
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal() or len(deals) >= hands:
+            break
         if state.is_chance():
             state.apply_chance(state.sample_chance(rng))
             deals.append(state.to_json()["dealt"])

@@ -15,6 +15,7 @@ from games import conformance
 from games.api import TALK
 from games.dominoes.rules import Dominoes, DominoesSignal
 from replay.verify import verify_game
+from tests.bounds import bounded
 
 GAME = Dominoes()
 ON = {"signal": True}
@@ -22,7 +23,7 @@ ON = {"signal": True}
 
 def _to_next_hand_start(state, rng):
     """Play random moves until the next node where a hand's first decision waits."""
-    while True:
+    for _ in bounded(GAME.max_steps):
         if state.is_chance():
             state.apply_chance(state.sample_chance(rng))
         else:
@@ -42,7 +43,9 @@ def test_without_the_option_nothing_talks_and_the_options_dump_is_unchanged():
     assert GAME.options(ON).model_dump(mode="json")["signal"] is True
     rng = random.Random(1)
     state = GAME.new_initial_state({"target": 30})
-    while not state.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
         if state.is_chance():
             state.apply_chance(state.sample_chance(rng))
             continue
@@ -59,7 +62,9 @@ def test_one_round_on_the_partner_channels_before_each_hands_first_decision(open
     rng = random.Random(4)
     state = GAME.new_initial_state({"target": 60, "opener": opener, **ON})
     talks, hands = 0, 0
-    while not state.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
         if state.is_chance():
             state.apply_chance(state.sample_chance(rng))
             hands += 1

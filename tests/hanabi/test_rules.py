@@ -10,6 +10,7 @@ from games import conformance
 from games.api import IllegalAction
 from games.hanabi.cards import CARD_OF, DECK, FULL, NAMES
 from games.hanabi.rules import Hanabi, HanabiState
+from tests.bounds import bounded
 
 GAME = Hanabi()
 
@@ -117,7 +118,9 @@ def test_last_round_after_the_deck_runs_out():
     state = GAME.new_initial_state({"players": 3})
     state.apply_chance(state.sample_chance(random.Random(3)))
     turns_after = None
-    while not state.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
         p = state.current_players()[0]
         legal = state.legal_actions(p)
         safe = [a for a in legal if a.startswith("discard")] or [a for a in legal if a.startswith("hint")]

@@ -15,6 +15,7 @@ import pytest
 
 from games.hanabi.cards import CARD_OF
 from games.hanabi.rules import Hanabi
+from tests.bounds import bounded
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -41,7 +42,7 @@ def _cross_check(players: int, seed: int) -> int:
     theirs = pyspiel.load_game("hanabi", {"players": players}).new_initial_state()
     draws = iter(deck)
     steps = 0
-    while True:
+    for _ in bounded(Hanabi.max_steps):
         while theirs.is_chance_node():
             card = CARD_OF[next(draws)]
             assert card in dict(theirs.chance_outcomes()), f"seed {seed}: OpenSpiel cannot draw {card}"
@@ -82,7 +83,7 @@ def test_long_games_reach_the_last_round():
         n = 2 + seed % 4
         theirs = pyspiel.load_game("hanabi", {"players": n}).new_initial_state()
         draws = iter(deck)
-        while True:
+        for _ in bounded(Hanabi.max_steps):
             while theirs.is_chance_node():
                 theirs.apply_action(CARD_OF[next(draws)])
             assert ours.is_terminal() == theirs.is_terminal(), f"seed {seed}: end differs"

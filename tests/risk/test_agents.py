@@ -36,6 +36,7 @@ from bus.messages import OfficeRequest
 from games.risk.dice import conquest_probability
 from games.risk.mapdata import CODES, INDEX, NUM_TERRITORIES
 from tests.risk.test_rules import GAME, act, position
+from tests.bounds import bounded
 
 H = HeuristicParams()
 T = TDParams()
@@ -132,7 +133,9 @@ def test_td_fortifies_the_likely_target_from_a_buddy():
 def test_td_setup_places_one_army_by_the_same_plan():
     """Ours (the seed is silent on set-up armies): one at a time, by the placement plan."""
     state = GAME.new_initial_state({"players": 3})
-    while state.observation(0)["phase"] == "claim":
+    for _ in bounded(GAME.max_steps):
+        if state.observation(0)["phase"] != "claim":
+            break
         act(state, state.legal_actions(state.current_players()[0])[0])
     action = choose(state)
     assert action in state.legal_actions(0) and action.endswith(":1")
@@ -210,8 +213,10 @@ def test_neutral_set_up_army_blocks_the_foe():
     for k in range(14):
         act(state, f"claim:{claims[0][k]}")
         act(state, f"claim:{claims[1][k]}")
-    while state.observation(0)["phase"] == "setup" and state.observation(0)["owner"][
-            INDEX[state.legal_actions(state.current_players()[0])[0][6:9]]] != 2:
+    for _ in bounded(GAME.max_steps):
+        if not (state.observation(0)["phase"] == "setup" and state.observation(0)["owner"][
+                INDEX[state.legal_actions(state.current_players()[0])[0][6:9]]] != 2):
+            break
         act(state, choose(state, "heuristic"))
     assert choose(state, "heuristic") == "place:IRK:1"
 

@@ -15,6 +15,7 @@ from games.api import PRIVATE_INFORMATION, IllegalAction
 from games.risk.dice import conquest_table, resolve, roll_counts
 from games.risk.mapdata import CARD_INDEX, CODES, CONTINENT_MEMBERS, INDEX
 from games.risk.rules import Risk, RiskState, is_set, reinforcements, set_value, step_bound
+from tests.bounds import bounded
 
 GAME = Risk()
 
@@ -70,7 +71,9 @@ def play_random(options: dict, seed: int) -> tuple[RiskState, int]:
     rng = random.Random(seed)
     state = GAME.new_initial_state(options)
     steps = 0
-    while not state.is_terminal():
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
         if state.is_chance():
             state.apply_chance(state.sample_chance(rng))
         else:
@@ -83,7 +86,9 @@ def play_random(options: dict, seed: int) -> tuple[RiskState, int]:
 def to_first_turn(options: dict, seed: int = 0) -> RiskState:
     rng = random.Random(seed)
     state = GAME.new_initial_state(options)
-    while obs(state)["turn"] == 0:
+    for _ in bounded(GAME.max_steps):
+        if obs(state)["turn"] != 0:
+            break
         if state.is_chance():
             state.apply_chance(state.sample_chance(rng))
         else:
@@ -622,7 +627,9 @@ def test_turn_cap_is_a_draw_shared_by_the_survivors():
     state = position({"ALA": 0, "JPN": 2}, {"ALA": 2}, rest=0, phase="attack", max_rounds=1)
     state._gone = [[1, 0]]  # p1, who holds nothing, fell before
     players = []
-    while not state.is_terminal():  # everyone ends at once
+    for _ in bounded(GAME.max_steps):  # everyone ends at once
+        if state.is_terminal():
+            break
         players.append(state.current_players()[0])
         act(state, state.default_action(players[-1]))
     assert players == [0, 0, 2, 2]  # p0: end, end (fortify); p2: place, end

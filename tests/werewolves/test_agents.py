@@ -16,6 +16,7 @@ from games.werewolves.talk import WwAccept, WwPropose
 from replay.verify import verify_game
 from tests.play import play_bytes
 from tests.werewolves.helpers import obs
+from tests.bounds import bounded
 
 
 def _addresses(spec: str) -> list[str]:
@@ -78,7 +79,9 @@ def test_same_seed_same_log_under_different_hash_seeds(tmp_path):
 def _route(actors: dict, message) -> list:
     """Deliver `message` and everything it causes among `actors`; return what leaves them."""
     queue, out = [message], []
-    while queue:
+    for _ in bounded(10_000):
+        if not queue:
+            break
         m = queue.pop(0)
         if m.to in actors:
             queue += actors[m.to].handle(m)

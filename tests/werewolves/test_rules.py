@@ -15,6 +15,7 @@ import pytest
 from games.api import IllegalAction
 from games.werewolves.rules import Werewolves, WerewolvesState
 from games.werewolves.talk import WwAccept, WwAccuse, WwBid, WwClaim, WwPropose, WwRetract
+from tests.bounds import bounded
 
 GAME = Werewolves()
 W, V, S, D = "werewolf", "villager", "seer", "doctor"
@@ -271,7 +272,9 @@ def test_villager_observation_contains_no_hidden_role(options):
         state = GAME.new_initial_state(GAME.options(options))
         state.apply_chance(state.sample_chance(rng))
         roles = state.to_json()["roles"]
-        while not state.is_terminal():
+        for _ in bounded(GAME.max_steps):
+            if state.is_terminal():
+                break
             for p in (q for q in range(10) if roles[q] == V):
                 obs = state.observation(p)
                 revealed = {str(e["player"]) for e in obs["events"] if "role" in e}
@@ -290,7 +293,9 @@ def test_resample_hidden_keeps_hidden_choices_consistent():
     rng = random.Random(3)
     for _ in range(40):
         state = GAME.new_initial_state(GAME.options({"tie_rule": "revote_then_random"}))
-        while not state.is_terminal():
+        for _ in bounded(GAME.max_steps):
+            if state.is_terminal():
+                break
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
             else:
@@ -308,7 +313,9 @@ def test_resample_hidden_keeps_hidden_choices_consistent():
                                    for w, t in e["votes"])
                     if e["type"] == "inspect":
                         assert roles[e["actor"]] == S and roles[e["target"]] == e["role"]
-                while not other.is_terminal():  # the resampled state plays on to the end
+                for _ in bounded(GAME.max_steps):  # the resampled state plays on to the end
+                    if other.is_terminal():
+                        break
                     if other.is_chance():
                         other.apply_chance(other.sample_chance(rng))
                     else:
