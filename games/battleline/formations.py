@@ -33,6 +33,10 @@ _COLOUR = [c // 10 for c in range(N_TROOPS)]
 _VALUE = [c % 10 + 1 for c in range(N_TROOPS)]
 _BIT = [1 << v for v in _VALUE]
 _RUN = {n: [0] + [((1 << n) - 1) << lo for lo in range(1, 12 - n)] for n in (3, 4)}
+# Sets of troops as 60-bit ints (bit c: troop c), for `completion_cards`.
+ALL_TROOPS = (1 << N_TROOPS) - 1
+_OF_COLOUR = [sum(1 << (col * 10 + i) for i in range(10)) for col in range(6)]
+_OF_VALUE = [0] + [sum(1 << (col * 10 + v - 1) for col in range(6)) for v in range(1, 11)]
 
 
 def _allows(card: int) -> int:
@@ -137,6 +141,35 @@ def best(cards: list[int], need: int, fog: bool, pool: Pool = EMPTY, floor: int 
                 return s if s > floor else IMPOSSIBLE
     total = sum(c % 10 + 1 for c in troops) + sum(_top(w) for w in wilds) + pool.top_values(k)
     return total if total > floor else IMPOSSIBLE
+
+
+def completion_cards(found: int, cards: list[int], need: int, fog: bool, pool: Pool) -> int:
+    """The troops (a 60-bit set) among which `best` found its completion scoring `found` of the
+    side `cards` from `pool`: any pool that still holds those of them in `pool` completes the side
+    to `found` too. A superset of what the completion takes, by rank: the run and colour of a
+    Wedge, the value of a Phalanx, the colour of a Battalion, the run of a Skirmish; for a Host
+    or under Fog (the highest sum), every value down to the lowest of the highest ones taken."""
+    rank, total = divmod(found, 100)
+    if fog or rank == HOST:
+        k, v, counts = need - len(cards), 10, pool.per_value
+        while v > 1 and k > counts[v]:  # the k highest values of the pool reach down to v
+            k -= counts[v]
+            v -= 1
+        wanted = 0
+        for u in range(v, 11):
+            wanted |= _OF_VALUE[u]
+        return wanted
+    troops = [c for c in cards if c < N_TROOPS]
+    colour = _OF_COLOUR[troops[0] // 10] if troops else ALL_TROOPS
+    if rank == PHALANX:
+        return _OF_VALUE[total // need]
+    if rank == BATTALION:
+        return colour
+    lo = (total - need * (need - 1) // 2) // need  # a run's sum is need * lo + 0 + 1 + ...
+    run = 0
+    for v in range(lo, lo + need):
+        run |= _OF_VALUE[v]
+    return run & colour if rank == WEDGE else run
 
 
 def _runs(troops: list[int], need: int) -> range:

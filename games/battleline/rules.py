@@ -54,7 +54,7 @@ from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options,
 from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
-from games.battleline.formations import IMPOSSIBLE, Pool, best, rank_of, score
+from games.battleline.formations import IMPOSSIBLE, Pool, best, completion_cards, rank_of, score
 
 FLAGS = 9
 HAND = 7  # 1.1 "Set-up": seven troop cards each
@@ -68,6 +68,22 @@ _PHASES = _CHANCES + (PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, TRIM, CLAIM, END)
 _DRAWS = ("draw:troops", "draw:tactics")
 _PLAY = [[f"play:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in range(len(NAMES))]
 _CLAIM = [f"claim:{f}" for f in range(FLAGS)]
+_BITS = [1 << c for c in range(len(NAMES))]
+_CLAIMABLE, _NOT_CLAIMABLE = -1, -2  # claimable()'s cached answers (else a set of troops)
+_ALL_FLAGS = (1 << FLAGS) - 1
+_FLAGS_IN = [[f for f in range(FLAGS) if mask >> f & 1] for mask in range(1 << FLAGS)]
+_PLAY_ROWS: dict[int, list[tuple[str, ...]]] = {}  # flag set -> per card, its plays to those flags
+_DESERTER = ["play:deserter:" + name for name in NAMES]
+_TRAITOR = [[f"play:traitor:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in TROOPS]
+_REDEPLOY = [[f"play:redeploy:{name}:{f}" for f in range(FLAGS)] + [f"play:redeploy:{name}:discard"]
+             for name in NAMES]
+# A card's place in the order of "play:<name>:" strings ("R1:" after "R10:"), and of strings
+# that end with its name ("R1" before "R10"), for _plays.
+_NAME_RANK, _END_RANK = [0] * len(NAMES), [0] * len(NAMES)
+for _rank, _card in enumerate(sorted(range(len(NAMES)), key=lambda c: NAMES[c] + ":")):
+    _NAME_RANK[_card] = _rank
+for _rank, _card in enumerate(sorted(range(len(NAMES)), key=lambda c: NAMES[c])):
+    _END_RANK[_card] = _rank
 
 
 class BattleLineOptions(Options):
@@ -123,6 +139,14 @@ class BattleLineState(State):
         self._events: list[list[Any]] = []  # [seat, public action], this game only
         self._legal: list[str] | None = None
         self._claims: tuple[int, list[int]] | None = None  # claimable() of this node
+        # Caches, never serialised (state_from_json rebuilds them): per flag a version, bumped
+        # whenever a card arrives or leaves; per flag and seat, claimable()'s (version, answer):
+        # _CLAIMABLE, _NOT_CLAIMABLE, or (>= 0) the unseen troops from which the other side can
+        # still beat the seat's.
+        self._versions = [0] * FLAGS
+        self._gone = 0  # troops no longer unseen (played from a hand), a 60-bit set
+        self._open = [_ALL_FLAGS, _ALL_FLAGS]  # per seat, the flags (bits) it may play a card to
+        self._proofs: list[list[tuple[int, int] | None]] = [[None, None] for _ in range(FLAGS)]
 
     # -- node kind -------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -193,8 +217,8 @@ class BattleLineState(State):
         ph, p = self._phase, self._cur
         out = [_CLAIM[f] for f in self.claimable(p)] if self._claiming and ph in _CLAIMS_AT else []
         if ph == PLAY:
-            out += self._plays(p)
-        elif ph == DRAW or ph == SCOUT_DRAW:
+            return out + self._plays(p)  # "claim:..." < "pass" < "play:...": already sorted
+        if ph == DRAW or ph == SCOUT_DRAW:
             out += [_DRAWS[d] for d in (0, 1) if self._decks[d]]
         elif ph == CLAIM:
             out.append("done")
@@ -207,48 +231,69 @@ class BattleLineState(State):
         return out
 
     def _plays(self, p: int) -> list[str]:
-        o, sides, claimed = 1 - p, self._sides, self._claimed
-        free = [f for f in range(FLAGS) if claimed[f] < 0]
-        open_ = [f for f in free if len(sides[f][p]) < self._need(f)]
+        """The plays of `p` (and "pass" where allowed), sorted."""
+        o = 1 - p
+        open_mask = self._open[p]
         hand = self._hands[p]
-        out = [_PLAY[c][f] for c in hand if c < N_TROOPS for f in open_]
-        troop_playable = bool(out)
-        # 1.1 "Tactics-play restriction": never more than one tactics card ahead of the opponent.
-        if self._tac[p] <= self._tac[o]:
-            for c in hand:
-                if c < N_TROOPS:
-                    continue
-                if c in MORALE:
-                    if c not in LEADERS or not self._leader[p]:  # 1.1 item 3: one Leader each
-                        out += [_PLAY[c][f] for f in open_]
-                elif c in ENVIRONMENT:
-                    out += [_PLAY[c][f] for f in free]  # 1.1 item 8: unclaimed flags only
-                elif c == SCOUT:
-                    if self._decks[0] or self._decks[1]:
-                        out.append("play:scout")
-                elif c == REDEPLOY:
-                    out += self._redeploys(p, free)
-                elif c == DESERTER:
-                    out += ["play:deserter:" + NAMES[x] for f in free for x in self._owned(f, o)]
-                elif c == TRAITOR:
-                    # 1.1 item 8: troops only, never a Leader, the Cavalry or the Shield Bearers.
-                    for f in free:
-                        for x in sides[f][o]:
-                            if x < N_TROOPS:
-                                out += [f"play:traitor:{NAMES[x]}:{g}" for g in open_]
-        if not troop_playable:
+        troops = [c for c in hand if c < N_TROOPS]
+        out: list[str] = []
+        if open_mask and troops:
+            # Troops in the order of their names, flags in order: the plays come out sorted.
+            troops.sort(key=_NAME_RANK.__getitem__)
+            rows = _PLAY_ROWS.get(open_mask)
+            if rows is None:
+                rows = _PLAY_ROWS[open_mask] = [tuple(_PLAY[c][f] for f in _FLAGS_IN[open_mask])
+                                                for c in range(len(NAMES))]
+            for c in troops:
+                out += rows[c]
+        else:
             out.append("pass")  # 1.1 "Passing": only when no troop card can be played
+        # 1.1 "Tactics-play restriction": never more than one tactics card ahead of the opponent.
+        if len(troops) < len(hand) and self._tac[p] <= self._tac[o]:
+            out += self._tactic_plays(p, [c for c in hand if c >= N_TROOPS], open_mask)
         return out
 
-    def _redeploys(self, p: int, free: list[int]) -> list[str]:
-        out = []
-        for f in free:
-            for x in self._owned(f, p):
-                head = "play:redeploy:" + NAMES[x] + ":"
-                out.append(head + "discard")
-                for g in free:
-                    if g != f and (x in ENVIRONMENT or len(self._sides[g][p]) < self._need(g)):
-                        out.append(head + str(g))
+    def _tactic_plays(self, p: int, tactics: list[int], open_mask: int) -> list[str]:
+        """The tactics cards' plays, sorted: the cards by name, then targets by name, flags."""
+        o, sides = 1 - p, self._sides
+        free = [f for f in range(FLAGS) if self._claimed[f] < 0]
+        open_ = _FLAGS_IN[open_mask]
+        out: list[str] = []
+        tactics.sort(key=_NAME_RANK.__getitem__)
+        for c in tactics:
+            if c in MORALE:
+                if c not in LEADERS or not self._leader[p]:  # 1.1 item 3: one Leader each
+                    out += [_PLAY[c][f] for f in open_]
+            elif c in ENVIRONMENT:
+                out += [_PLAY[c][f] for f in free]  # 1.1 item 8: unclaimed flags only
+            elif c == SCOUT:
+                if self._decks[0] or self._decks[1]:
+                    out.append("play:scout")
+            elif c == REDEPLOY:
+                out += self._redeploys(p, free, open_)
+            elif c == DESERTER:
+                targets = [x for f in free for x in self._owned(f, o)]
+                targets.sort(key=_END_RANK.__getitem__)
+                out += [_DESERTER[x] for x in targets]
+            elif c == TRAITOR:
+                # 1.1 item 8: troops only, never a Leader, the Cavalry or the Shield Bearers.
+                targets = [x for f in free for x in sides[f][o] if x < N_TROOPS]
+                targets.sort(key=_NAME_RANK.__getitem__)
+                for x in targets:
+                    row = _TRAITOR[x]
+                    out += [row[g] for g in open_]
+        return out
+
+    def _redeploys(self, p: int, free: list[int], open_: list[int]) -> list[str]:
+        """Redeploy's plays, sorted: an own card to another free flag where it fits (an
+        environment card to any), or to the discards ("0" < "8" < "discard")."""
+        moves = [(x, f) for f in free for x in self._owned(f, p)]
+        moves.sort(key=lambda m: _NAME_RANK[m[0]])
+        out: list[str] = []
+        for x, f in moves:
+            row = _REDEPLOY[x]
+            out += [row[g] for g in (free if x in ENVIRONMENT else open_) if g != f]
+            out.append(row[FLAGS])
         return out
 
     def _owned(self, f: int, seat: int) -> list[int]:
@@ -401,14 +446,32 @@ class BattleLineState(State):
         cached = self._claims
         if cached is not None and cached[0] == p:
             return list(cached[1])
-        o, sides, out = 1 - p, self._sides, []
+        o, sides, claimed, mud, out = 1 - p, self._sides, self._claimed, self._mud, []
+        proofs, versions, gone = self._proofs, self._versions, self._gone
         pool = None
+        # Each flag's last answer for p, kept while the flag is unchanged (its version): within
+        # a game the unseen troops only ever shrink (a troop leaves a hand for the board and
+        # never comes back), so a proof stays proved, and a disproof stands while the troops of
+        # the completion that beat the claimant are still unseen.
         for f in range(FLAGS):
-            if self._claimed[f] >= 0:
+            if claimed[f] >= 0:
                 continue
-            mine, theirs, need = sides[f][p], sides[f][o], 3 if self._mud[f] < 0 else 4
+            entry = proofs[f][p]
+            if entry is not None and entry[0] == versions[f]:
+                answer = entry[1]
+                if answer == _CLAIMABLE:
+                    out.append(f)
+                    continue
+                if answer == _NOT_CLAIMABLE:
+                    continue
+                if answer & gone == 0:
+                    continue
+            need = 3 if mud[f] < 0 else 4
+            mine, theirs = sides[f][p], sides[f][o]
             if len(mine) != need or len(theirs) > need:
-                continue  # incomplete, or a side still to be cut after Mud left (mud_trim)
+                # incomplete, or a side still to be cut after Mud left (mud_trim)
+                proofs[f][p] = (versions[f], _NOT_CLAIMABLE)
+                continue
             fog = self._fog[f] >= 0
             mine_score = score(mine, need, fog)
             if len(theirs) == need:
@@ -416,11 +479,18 @@ class BattleLineState(State):
                 if mine_score > theirs_score or (
                         mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
                     out.append(f)
+                    proofs[f][p] = (versions[f], _CLAIMABLE)
+                else:
+                    proofs[f][p] = (versions[f], _NOT_CLAIMABLE)
+                continue
+            if pool is None:
+                pool = Pool([c for h in self._hands for c in h if c < N_TROOPS] + self._decks[0])
+            found = best(theirs, need, fog, pool, floor=mine_score)
+            if found == IMPOSSIBLE:
+                proofs[f][p] = (versions[f], _CLAIMABLE)
+                out.append(f)
             else:
-                if pool is None:
-                    pool = Pool([c for h in self._hands for c in h if c < N_TROOPS] + self._decks[0])
-                if best(theirs, need, fog, pool, floor=mine_score) == IMPOSSIBLE:
-                    out.append(f)
+                proofs[f][p] = (versions[f], completion_cards(found, theirs, need, fog, pool) & ~gone)
         self._claims = (p, out)
         return list(out)
 
@@ -437,6 +507,7 @@ class BattleLineState(State):
 
     def _claim(self, p: int, f: int) -> None:
         self._claimed[f] = p
+        self._touched(f)
         self._turn_claims += 1
         self._events.append([p, _CLAIM[f]])
         mine = self._claimed
@@ -466,6 +537,21 @@ class BattleLineState(State):
         self._clock += 1
         self._placed[card] = self._clock
         self._sides[f][p].append(card)
+        self._touched(f)
+
+    def _environment(self, p: int, card: int, f: int) -> None:
+        (self._fog if card == FOG else self._mud)[f] = p
+        self._touched(f)
+
+    def _touched(self, f: int) -> None:
+        """Flag f changed (a card or Mud or Fog came or went, a claim): its caches follow."""
+        self._versions[f] += 1
+        need, bit = 3 if self._mud[f] < 0 else 4, 1 << f
+        for s in (0, 1):
+            if self._claimed[f] < 0 and len(self._sides[f][s]) < need:
+                self._open[s] |= bit
+            else:
+                self._open[s] &= ~bit
 
     def _lift(self, card: int) -> tuple[int, int]:
         """Take a card off the board; returns (flag, seat of the side or -1 for Fog/Mud)."""
@@ -473,12 +559,14 @@ class BattleLineState(State):
             env = self._fog if card == FOG else self._mud
             f = next(f for f in range(FLAGS) if env[f] >= 0)
             env[f] = -1
+            self._touched(f)
             return f, -1
         for f in range(FLAGS):
             for s in (0, 1):
                 if card in self._sides[f][s]:
                     self._sides[f][s].remove(card)
                     self._placed[card] = -1
+                    self._touched(f)
                     return f, s
         raise AssertionError(f"{NAMES[card]} is not on the board")
 
@@ -486,6 +574,8 @@ class BattleLineState(State):
         o, card = 1 - p, CARD_OF[parts[1]]
         self._claiming = False  # reopened after the play under claim_timing="after_play"
         self._hands[p].remove(card)
+        if card < N_TROOPS:
+            self._gone |= _BITS[card]  # the only way a troop stops being unseen
         self._known_hand[o].discard(card)
         self._events.append([p, action])
         if card >= N_TROOPS:
@@ -504,7 +594,7 @@ class BattleLineState(State):
             if parts[3] == "discard":
                 self._disc[p].append(moved)
             elif moved in ENVIRONMENT:
-                (self._fog if moved == FOG else self._mud)[int(parts[3])] = p
+                self._environment(p, moved, int(parts[3]))
             else:
                 self._place(p, int(parts[3]), moved)
         elif card == DESERTER:
@@ -518,7 +608,7 @@ class BattleLineState(State):
             self._lift(taken)
             self._place(p, int(parts[3]), taken)
         elif card in ENVIRONMENT:
-            (self._fog if card == FOG else self._mud)[int(parts[2])] = p
+            self._environment(p, card, int(parts[2]))
         else:
             if card in LEADERS:
                 self._leader[p] = True
@@ -738,6 +828,8 @@ class BattleLineState(State):
         new._known_deck = [set(k) for k in self._known_deck]
         new._known_hand = [set(k) for k in self._known_hand]
         new._events = list(self._events)  # events are never mutated once appended
+        new._versions, new._open = list(self._versions), list(self._open)
+        new._proofs = [list(p) for p in self._proofs]  # its entries are never mutated
         return new  # results: replaced, never mutated
 
     def render(self) -> str:
@@ -819,6 +911,10 @@ class BattleLine(Game):
         state._known_deck = [{CARD_OF[c] for c in k} for k in data["known_deck"]]
         state._known_hand = [{CARD_OF[c] for c in k} for k in data["known_hand"]]
         state._events = [[int(s), str(a)] for s, a in data["events"]]
+        unseen = [c for h in state._hands for c in h if c < N_TROOPS] + state._decks[TROOP_DECK]
+        state._gone = sum(_BITS[c] for c in TROOPS) - sum(_BITS[c] for c in unseen)
+        for f in range(FLAGS):
+            state._touched(f)
         return state
 
 
