@@ -15,16 +15,20 @@ from games.risk.mapdata import CODES, NEIGHBOURS, NUM_TERRITORIES
 
 END = "end"
 BY_CODE = tuple(sorted(range(NUM_TERRITORIES), key=CODES.__getitem__))
+CODE_RANK = tuple(BY_CODE.index(t) for t in range(NUM_TERRITORIES))  # a territory's place in BY_CODE
 CLAIMS = tuple(f"claim:{c}" for c in CODES)
 CLAIM_ORDER = tuple(sorted(range(NUM_TERRITORIES), key=CLAIMS.__getitem__))
 DEFENDS = ("defend:1", "defend:2")
 ATTACKS = {(f, t): tuple(f"attack:{CODES[f]},{CODES[t]},{d}" for d in (1, 2, 3))
            for f in range(NUM_TERRITORIES) for t in NEIGHBOURS[f]}
 # For each territory: (neighbour, its three attack strings), neighbours in code order.
+ATTACK_PREFIX = tuple(f"attack:{c}," for c in CODES)  # what every attack from a territory starts with
 ATTACKS_BY_CODE = tuple(tuple((t, ATTACKS[(f, t)]) for t in sorted(NEIGHBOURS[f], key=CODES.__getitem__))
                         for f in range(NUM_TERRITORIES))
 FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
              for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
+# For each territory: (neighbour, its fortify string), neighbours in code order.
+FORTIFIES_BY_CODE = tuple(tuple((t, FORTIFIES[(f, t)]) for t, _ in ATTACKS_BY_CODE[f]) for f in range(NUM_TERRITORIES))
 PARSE: dict[str, tuple[Any, ...]] = {
     **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
     **{s: ("defend", d + 1) for d, s in enumerate(DEFENDS)},

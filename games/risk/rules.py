@@ -50,26 +50,30 @@ game, and `Risk.capabilities_for(options)` adds PRIVATE_INFORMATION for the vari
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any, Literal
 
 from pydantic import Field
 
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.risk.actions import (
+    ATTACK_PREFIX,
     ATTACKS_BY_CODE,
     BY_CODE,
     CLAIM_ORDER,
     CLAIMS,
+    CODE_RANK,
     DEFENDS,
     END,
     FORTIFIES,
+    FORTIFIES_BY_CODE,
     PARSE,
     moves,
     place,
     placements,
 )
 from games.risk.cards import ELIMINATION_HAND, MAX_HAND, is_set, set_value, trades
-from games.risk.dice import resolve
+from games.risk.dice import resolved
 from games.risk.mapdata import (
     CARD_CODES,
     CARD_INDEX,
@@ -89,6 +93,9 @@ INITIAL_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}  # notes 2.3
 NEUTRAL_ARMIES = 40  # PB 1993, two players
 NEUTRAL_TERRITORIES = 14  # PB 1993: three piles of 14
 MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
+# Each continent's territories are one run of the map order (games.risk.mapdata): (first, end, bonus).
+_CONTINENT_SPANS = tuple((m[0], m[-1] + 1, b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
+assert all(list(m) == list(range(m[0], m[-1] + 1)) for m in CONTINENT_MEMBERS)
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
     "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
@@ -111,8 +118,10 @@ class RiskOptions(Options):
 def reinforcements(owner: list[int], seat: int) -> int:
     """max(3, floor(territories / 3)) plus the bonus of every continent `seat` holds (notes 2.3)."""
     held = owner.count(seat)
-    bonus = sum(b for b, members in zip(CONTINENT_BONUS, CONTINENT_MEMBERS)
-                if all(owner[t] == seat for t in members))
+    bonus = 0
+    for lo, hi, b in _CONTINENT_SPANS:
+        if owner[lo:hi].count(seat) == hi - lo:
+            bonus += b
     return max(3, held // 3) + bonus
 
 
@@ -151,6 +160,12 @@ class RiskState(State):
         self._recent: list[dict[str, Any]] = []  # the summaries of the last `players` finished turns
         self._last: dict[str, Any] | None = None  # the latest battle
         self._legal: list[str] | None = None  # cache for the node
+        # The attack phase's legal list at its latest node: after a roll that leaves the
+        # attacker's dice count as it was, the next node's list is the same (only the attacking
+        # and the attacked territory lost armies, and an enemy's armies change no attack).
+        self._attacks: list[str] | None = None
+        # The current player's land in code order, this turn (None: not yet listed); replaced, never mutated.
+        self._own: list[int] | None = None
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -173,7 +188,7 @@ class RiskState(State):
         ph = self._phase
         if ph == ROLL:
             _, _, ad, dd = self._pending
-            return [[rng.randint(1, 6) for _ in range(ad)], [rng.randint(1, 6) for _ in range(dd)]]
+            return [_roll(rng.getrandbits, ad), _roll(rng.getrandbits, dd)]
         if ph == DRAW:
             return CARD_CODES[self._pile[rng.randrange(len(self._pile))]]
         if ph == DEAL:
@@ -229,7 +244,7 @@ class RiskState(State):
         if (not isinstance(outcome, list) or len(outcome) != 2 or not _dice(outcome[0], ad)
                 or not _dice(outcome[1], dd)):
             raise IllegalAction(f"roll {outcome!r} is not [[{ad} dice], [{dd} dice]] of 1..6")
-        lost_a, lost_d = resolve(outcome[0], outcome[1])
+        lost_a, lost_d = resolved(tuple(outcome[0]), tuple(outcome[1]))
         armies, owner = self._armies, self._owner
         armies[f] -= lost_a
         armies[t] -= lost_d
@@ -244,11 +259,20 @@ class RiskState(State):
         if armies[t] > 0:
             self._pending = None
             self._phase = ATTACK
-            self._after_attack()
+            if self._attacks is None:
+                self._after_attack()
+            elif lost_a == 0 or armies[f] > 3:
+                self._legal = self._attacks  # the attacker still rolls as many dice (see _attacks)
+            else:
+                self._legal = self._attacks = self._attacks_from(f, self._attacks)
+                if len(self._legal) == 1:
+                    self._to_fortify()
             return
         # Conquest: the territory changes hands now; its armies come with the move-in.
         p = self._cur
         owner[t] = p
+        if self._own is not None:
+            self._own = sorted(self._own + [t], key=CODE_RANK.__getitem__)
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
         if loser != self._neutral and loser not in owner and self._eliminate(loser):
@@ -279,7 +303,8 @@ class RiskState(State):
 
     # -- decisions -------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list[str]:
-        if self._phase in _CHANCES or self._phase == OVER or player not in self.current_players():
+        ph = self._phase
+        if ph in _CHANCES or ph == OVER or player != (self._owner[self._pending[1]] if ph == DEFEND else self._cur):
             return []
         return list(self._legal_now())
 
@@ -354,13 +379,15 @@ class RiskState(State):
         ph, p, owner, armies = self._phase, self._cur, self._owner, self._armies
         if ph == ATTACK:
             out = []
-            for f in BY_CODE:
-                if owner[f] == p and armies[f] >= 2:
-                    dice = 3 if armies[f] > 3 else armies[f] - 1
+            for f in self._own_land():
+                a = armies[f]
+                if a >= 2:
+                    dice = 3 if a > 3 else a - 1
                     for t, strings in ATTACKS_BY_CODE[f]:
                         if owner[t] != p:
                             out += strings[:dice]
             out.append(END)  # "attack:..." < "end"
+            self._attacks = out
             return out
         elif ph == REINFORCE:
             # Forced trades come first (5+ cards at the start, 5+ in the cash-in after an
@@ -370,9 +397,8 @@ class RiskState(State):
             out = []
             if not forced:
                 table = placements(self._reinf)
-                for t in BY_CODE:
-                    if owner[t] == p:
-                        out += table[t]
+                for t in self._own_land():
+                    out += table[t]
             if self._o.cards and (forced or not self._cash):
                 out += trades(self._hands[p])  # "place:..." < "trade:..."
             return out
@@ -382,15 +408,46 @@ class RiskState(State):
         elif ph == DEFEND:
             return list(DEFENDS)
         elif ph == FORTIFY:
+            if self._o.fortify == "adjacent":  # walked in code order: sorted as built
+                out = [END]  # "end" < "fortify:..."
+                for f in self._own_land():
+                    if armies[f] >= 2:
+                        for t, string in FORTIFIES_BY_CODE[f]:
+                            if owner[t] == p:
+                                out.append(string)
+                return out
             out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
             out.sort()
-            return [END] + out  # "end" < "fortify:..."
+            return [END] + out
         elif ph == CLAIM:
             return [CLAIMS[t] for t in CLAIM_ORDER if owner[t] == -1]
         elif ph == SETUP:
             seat = self._todo[0]
             return [place(t, 1) for t in BY_CODE if owner[t] == seat]
         return []
+
+    def _attacks_from(self, f: int, attacks: list[str]) -> list[str]:
+        """`attacks` (sorted) with f's attacks as its armies now allow: the run of strings that
+        start "attack:F," replaced (sorted lists: found by bisection)."""
+        p, owner, a = self._cur, self._owner, self._armies[f]
+        prefix = ATTACK_PREFIX[f]
+        lo = bisect_left(attacks, prefix)
+        hi = bisect_left(attacks, prefix[:-1] + "-", lo)  # "-" follows ","
+        run: list[str] = []
+        if a >= 2:
+            dice = 3 if a > 3 else a - 1
+            for t, strings in ATTACKS_BY_CODE[f]:
+                if owner[t] != p:
+                    run += strings[:dice]
+        return attacks[:lo] + run + attacks[hi:]
+
+    def _own_land(self) -> list[int]:
+        """The current player's territories in code order (kept for the turn, see _own)."""
+        own = self._own
+        if own is None:
+            p, owner = self._cur, self._owner
+            own = self._own = [t for t in BY_CODE if owner[t] == p]
+        return own
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
@@ -440,6 +497,7 @@ class RiskState(State):
         self._reinf = reinforcements(self._owner, p)
         self._cash = self._cash_next = self._bonus_used = self._conquered = False
         self._pending = None
+        self._own = None
         self._phase = REINFORCE
         seats = len(self._left)
         self._log = {"armies": self._reinf, "battles": [[0, 0, 0]] * seats, "conquered": [],
@@ -816,9 +874,25 @@ class Risk(Game):
         return state
 
 
+def _roll(bits: Any, count: int) -> list[int]:
+    """`count` dice, each 1 + the first 3-bit draw below 6: what `randint(1, 6)` of a
+    random.Random draws (CPython's _randbelow_with_getrandbits), without its call layers."""
+    out = []
+    for _ in range(count):
+        r = bits(3)
+        while r >= 6:
+            r = bits(3)
+        out.append(r + 1)
+    return out
+
+
 def _dice(values: Any, count: int) -> bool:
-    return (isinstance(values, list) and len(values) == count
-            and all(type(v) is int and 1 <= v <= 6 for v in values))
+    if not isinstance(values, list) or len(values) != count:
+        return False
+    for v in values:
+        if type(v) is not int or not 1 <= v <= 6:
+            return False
+    return True
 
 
 def _components(owner: list[int], p: int) -> list[int]:

@@ -1,0 +1,149 @@
+"""Risk speed (issue 14): random games of the rules alone and through the whole stack, the td
+agent's decision time, and TD training games/s with 1 and 2 workers.
+
+    python -m ops.bench.risk                     # everything, a few minutes on 2 cores
+    python -m ops.bench.risk --only rules stack  # parts: rules, stack, td, training
+    python -m ops.bench.risk --games 50 --rounds 3
+
+- rules: 3-player games (the default variant: drafted start, no cards, 200-round cap) where every
+  decision is uniform over the legal actions (`legal[int(rng.random() * len(legal))]`, the least
+  the caller can add) and every chance node samples the rules' own dice; the same games every
+  round, CPU time, the best round kept. Goal (issue 14): <= 20 ms a game.
+- stack: the same kind of games with the `random` agent through referee, bus and an in-memory log.
+- td: CPU per decision of `td` (the shipped net) in three-player games with itself, per phase,
+  played straight on the rules (actors.risk.direct: the same decisions as through the bus).
+- training: `detente risk train`'s games (3 to 6 players, 60-round cap, batches of 10) from the
+  random network, wall time on 1 worker (this process) and on 2 worker processes (pool started
+  before the clock), and the ratio; the same weights both ways (checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from typing import Any
+
+
+def rules_game(seed: int, players: int = 3) -> tuple[int, int, int]:
+    """One random game straight on the rules: (decisions, chance outcomes, rounds)."""
+    from games.risk.rules import Risk
+
+    state = Risk().new_initial_state({"players": players})
+    rng, dice = random.Random(seed), random.Random(f"bench-dice/{seed}")
+    pick = rng.random
+    decisions = chances = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(dice))
+            chances += 1
+        else:
+            legal = state.legal_actions(state.current_players()[0])
+            state.apply_action(legal[int(pick() * len(legal))])
+            decisions += 1
+    return decisions, chances, state.outcome().extra["rounds"]
+
+
+def rules(games: int, rounds: int) -> dict[str, Any]:
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.process_time()
+        steps = [rules_game(g) for g in range(games)]
+        best = min(best, (time.process_time() - t0) / games)
+    return {"ms_per_game": 1000 * best, "games_per_s": 1 / best,
+            "decisions": sum(s[0] for s in steps) / games, "chance": sum(s[1] for s in steps) / games,
+            "rounds": sum(s[2] for s in steps) / games}
+
+
+def stack(games: int, rounds: int) -> dict[str, Any]:
+    from actors.match import make_header, record
+    from actors.registry import parse_lineup
+
+    best, size = float("inf"), 0
+    for _ in range(rounds):
+        t0 = time.process_time()
+        size = sum(len(record(make_header("risk", g, parse_lineup("random", 3), {}))) for g in range(games))
+        best = min(best, (time.process_time() - t0) / games)
+    return {"ms_per_game": 1000 * best, "games_per_s": 1 / best, "log_bytes": size / games}
+
+
+def td(games: int) -> dict[str, Any]:
+    from actors.risk.board import Board
+    from actors.risk.direct import play
+    from actors.risk.network import get_net
+    from actors.risk.params import TDParams
+    from actors.risk.td import suggest
+
+    net, params = get_net("trained"), TDParams()
+    cpu: Counter[str] = Counter()
+    count: Counter[str] = Counter()
+
+    def policy(obs: dict[str, Any], legal: list[str]) -> str:
+        t0 = time.process_time()
+        action = suggest(Board(obs), legal, net, params)[0]
+        cpu[obs["phase"]] += time.process_time() - t0
+        count[obs["phase"]] += 1
+        return action
+
+    rounds = 0
+    for g in range(games):
+        rounds += play([policy] * 3, {"players": 3, "max_rounds": 60}, f"bench-td/{g}")[1].extra["rounds"]
+    total = sum(count.values())
+    return {"ms_per_decision": 1000 * sum(cpu.values()) / total, "decisions": total / games,
+            "rounds": rounds / games,
+            "by_phase": {p: {"ms": 1000 * cpu[p] / count[p], "n": count[p] / games} for p in sorted(count)}}
+
+
+def training(games: int) -> dict[str, Any]:
+    from actors.risk.params import LearnParams, TDParams
+    from actors.risk.train import InProcess, Processes, train
+
+    learn, params = LearnParams(), TDParams()
+    games -= games % learn.batch
+    t0 = time.perf_counter()
+    one = train(games, 1, learn, params, workers=InProcess(1, learn, params))
+    wall1 = time.perf_counter() - t0
+    pool = Processes(2, 1, learn, params)
+    try:
+        for f in [pool.pool.submit(int) for _ in range(2)]:  # start both workers before the clock
+            f.result()
+        t0 = time.perf_counter()
+        two = train(games, 1, learn, params, workers=pool)
+        wall2 = time.perf_counter() - t0
+    finally:
+        pool.close()
+    return {"games": games, "one_worker_games_per_s": games / wall1, "two_workers_games_per_s": games / wall2,
+            "ratio": wall1 / wall2, "same_weights": one == two}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=30, help="games per measurement (training: rounded to batches)")
+    ap.add_argument("--rounds", type=int, default=3, help="repeats of the rules and stack games (best kept)")
+    ap.add_argument("--only", nargs="*", default=None, choices=("rules", "stack", "td", "training"))
+    args = ap.parse_args(argv)
+    parts = args.only or ["rules", "stack", "td", "training"]
+    if "rules" in parts:
+        r = rules(args.games, args.rounds)
+        print(f"rules alone: {r['ms_per_game']:.1f} ms a 3-player random game ({r['games_per_s']:.1f} games/s; "
+              f"{r['decisions']:.0f} decisions, {r['chance']:.0f} dice rolls, {r['rounds']:.0f} rounds a game); "
+              f"goal <= 20 ms", flush=True)
+    if "stack" in parts:
+        s = stack(max(1, args.games // 3), args.rounds)
+        print(f"through the stack (random agents, log in memory): {s['ms_per_game']:.0f} ms a game "
+              f"({s['games_per_s']:.2f} games/s, {s['log_bytes'] / 1e6:.1f} MB of log a game)", flush=True)
+    if "td" in parts:
+        t = td(max(1, args.games // 6))
+        phases = ", ".join(f"{p} {v['ms']:.2f} ms x {v['n']:.0f}" for p, v in t["by_phase"].items())
+        print(f"td decisions: {t['ms_per_decision']:.2f} ms each ({t['decisions']:.0f} a 3-player game of "
+              f"{t['rounds']:.0f} rounds; {phases})", flush=True)
+    if "training" in parts:
+        tr = training(max(20, args.games))
+        print(f"training: {tr['one_worker_games_per_s']:.2f} games/s on 1 worker, "
+              f"{tr['two_workers_games_per_s']:.2f} on 2 ({tr['ratio']:.2f}x; {tr['games']} games, "
+              f"same weights: {tr['same_weights']})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
