@@ -432,7 +432,8 @@ def _cmd_tournament_run(args: argparse.Namespace) -> int:
     print(
         f"{summary.recorded_before + summary.recorded_now:,}/{summary.total:,} games recorded in {out} "
         f"({summary.recorded_now:,} now, {summary.recorded_before:,} before; "
-        f"{summary.runners} runners, {summary.restarts} restarts, {summary.seconds:.1f}s)"
+        f"{summary.runners} runners{f' on {summary.nodes} nodes' if summary.nodes > 1 else ''}, "
+        f"{summary.restarts} restarts, {summary.seconds:.1f}s)"
     )
     for row in summary.failed[:10]:
         print(f"game {row['game_id']} crashed: {row['error']}", file=sys.stderr)

@@ -17,16 +17,26 @@ the most time; it ends its runner's batch, and the runner is replaced (the agent
 have left it busy) while the batch's other games go back to the queue. A runner that gives no
 answer for much longer than its games' budgets allow (an agent stuck where no signal reaches it)
 is killed and replaced like a dead one.
+
+On a cluster (`address`): runners are spread over the nodes (Ray's SPREAD strategy), each takes
+work once it is up, and the driver appends where each one runs to OUT/runners.jsonl (runner id,
+node, address, pid; a segment's name starts with its runner's id). A node that dies takes its
+runners with it: their batches go back to the queue, whatever they had written of them stays
+unindexed in their segments, and replacements are started; one that cannot be placed (the cluster
+is smaller now) waits for room while the runners left play the rest.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
+import socket
 import time
 import uuid
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -37,6 +47,8 @@ from bus.log import MAX_FRAME, PACKED, LogWriter, PackedLogWriter, frame
 from ops.logging import configure as configure_logging
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
+
+RUNNERS = "runners.jsonl"  # one line per runner started: where it ran (the driver appends it)
 
 
 def ranks_of(scores: list[float]) -> list[float]:
@@ -172,8 +184,11 @@ def _remote_runner():
         def __init__(self, out: str, spec: dict[str, Any], runner_id: str, faults: dict[str, int]):
             self.player = BatchPlayer(out, spec, runner_id, faults)
 
-        def pid(self) -> int:
-            return os.getpid()
+        def where(self) -> dict[str, Any]:
+            """The node and process this runner runs in (answered once it is up)."""
+            context = ray.get_runtime_context()
+            return {"node": context.get_node_id(), "ip": ray.util.get_node_ip_address(),
+                    "host": socket.gethostname(), "pid": os.getpid()}
 
         def play(self, indices: list[int]) -> list[dict[str, Any]]:
             return self.player.play(indices)
@@ -190,6 +205,12 @@ class RunSummary:
     runners: int
     restarts: int
     seconds: float
+    placement: dict[str, dict[str, Any]] = field(default_factory=dict)  # runner id -> where it ran
+
+    @property
+    def nodes(self) -> int:
+        """How many nodes this run's runners ran on."""
+        return len({where["node"] for where in self.placement.values()})
 
 
 def _check_meta(store: Store, spec: TournamentSpec) -> None:
@@ -212,7 +233,7 @@ def run_tournament(
 ) -> RunSummary:
     """Play every game of `spec` not yet recorded in `out`; returns what happened. Raises
     FolderBusy at once if another driver holds `out`, StorageError if `out` cannot be written."""
-    out = Path(out)
+    out = Path(out).absolute()  # runners on other nodes (other working folders) write there too
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -241,12 +262,11 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
             return RunSummary(spec.games, before, 0, [], 0, 0, 0.0)
         import ray
 
-        from actors.ray_placement import ensure_ray
-
-        ensure_ray(address=address)
+        _join(address)
         k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
         k = min(k, -(-(spec.games - before) // spec.batch))
-        pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts, faults)
+        pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts, faults,
+                     on_start=_placement_log(out))
         failed: list[dict[str, Any]] = []
         for rows in pool.results(pending_batches(spec.games, done, spec.batch)):
             failed += [r for r in rows if "error" in r]
@@ -254,11 +274,57 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
             if on_progress:
                 on_progress(before + recorder.written + len(recorder.pending), spec.games)
         recorder.flush()
-        return RunSummary(spec.games, before, recorder.written, failed, k, pool.restarts, time.perf_counter() - t0)
+        return RunSummary(spec.games, before, recorder.written, failed, k, pool.restarts, time.perf_counter() - t0,
+                          pool.placement)
     finally:
         if pool is not None:
             pool.close()
         recorder.flush()
+
+
+def _join(address: str | None) -> None:
+    """Start a local Ray, or join the cluster at `address`. Ray swaps a loopback host in an
+    address for this machine's network address, where a cluster bound to loopback (several Ray
+    nodes on one machine) does not listen; so for such an address Ray is told, for the join only,
+    that this machine has loopback alone."""
+    from ray._private import ray_constants
+
+    from actors.ray_placement import ensure_ray
+
+    if address is None or not _loopback(address):
+        ensure_ray(address=address)
+        return
+    saved = ray_constants.ENABLE_RAY_CLUSTER
+    ray_constants.ENABLE_RAY_CLUSTER = False  # read by ray._private.services.get_node_ip_address
+    try:
+        ensure_ray(address=address)
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def _loopback(address: str) -> bool:
+    host = address.split("://", 1)[-1].rpartition(":")[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _placement_log(out: Path) -> Callable[[str, dict[str, Any]], None]:
+    """Appends one line to OUT/runners.jsonl per runner as it comes up: where it runs."""
+    path = out / RUNNERS
+
+    def note(runner_id: str, where: dict[str, Any]) -> None:
+        line = {"runner": runner_id, **where, "started": datetime.now(UTC).isoformat(timespec="seconds")}
+        try:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise storage_error(str(path), exc) from None
+
+    return note
 
 
 def pending_batches(games: int, done: set[int], batch: int) -> Iterator[list[int]]:
@@ -276,33 +342,49 @@ def pending_batches(games: int, done: set[int], batch: int) -> Iterator[list[int
 
 
 class _Pool:
-    """Runner actors fed batches, at most two in flight each; a runner that dies is replaced and
-    its batches re-queued (up to `max_restarts` times in a run). A runner whose batch ended in an
-    aborted game is replaced too (not counted as a restart): it gets no more work, a fresh one takes
-    its slot, the games it did not play go back first, and it is killed once its last batch is in.
-    With a game budget, a runner silent for longer than `STALL_GAMES` of its budgets a game (plus
-    `STALL_GRACE` seconds to start) is taken for dead."""
+    """Runner actors fed batches, at most two in flight each, spread over the cluster's nodes;
+    a runner gets work once it answers where it runs (`on_start` hears it). A runner that dies
+    (its process, or its node) is replaced and its batches re-queued (up to `max_restarts` times
+    in a run); a replacement the cluster has no room for waits while the others play on. A
+    runner whose batch ended in an aborted game is replaced too (not counted as a restart): it
+    gets no more work, a fresh one takes its slot, the games it did not play go back first, and
+    it is killed once its last batch is in. With a game budget, a runner silent for longer than
+    `STALL_GAMES` of its budgets a game (plus `STALL_GRACE` seconds to start) is taken for dead.
+    Nothing in flight and no runner up for `START_WAIT` seconds: the cluster cannot hold one.
+
+    Every game index is in exactly one place: not yet handed out, re-queued, in one batch in
+    flight, or yielded once; a batch is re-queued only when its rows were not read."""
 
     STALL_GAMES = 3.0
     STALL_GRACE = 120.0
+    START_WAIT = 600.0
 
     def __init__(self, runner_cls: Any, out: str, spec_data: dict[str, Any], k: int, max_restarts: int,
-                 faults: dict[str, int] | None = None):
+                 faults: dict[str, int] | None = None, on_start: Callable[[str, dict[str, Any]], None] | None = None):
         self.runner_cls, self.out, self.spec_data, self.max_restarts = runner_cls, out, spec_data, max_restarts
         self.faults = dict(faults or {})
+        self.on_start = on_start
         self.requeue: list[list[int]] = []  # batches of dead runners, played again first
+        self.exhausted = False  # every batch of the run has been handed out once
         self.run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
         self.serial = self.restarts = self.renewed = 0
         budget = spec_data.get("max_game_seconds")
         self.stall = None if budget is None else self.STALL_GRACE + self.STALL_GAMES * budget * spec_data.get("batch", 1)
         self.heard: dict[int, float] = {}  # id(runner) -> when it was started or last answered
-        self.pool = [self._start() for _ in range(k)]
-        self.idle = {i: 2 for i in range(k)}
+        self.placement: dict[str, dict[str, Any]] = {}  # runner id -> where it ran
+        self.starting: dict[Any, tuple[Any, int, str]] = {}  # where() ref -> (runner, slot, runner id)
+        self.idle: dict[int, int] = {}
         self.inflight: dict[Any, tuple[Any, list[int], int]] = {}  # ref -> (runner, batch, slot)
+        self.progress = time.monotonic()  # when a runner last started or answered
+        self.pool = [self._start(slot) for slot in range(k)]
 
-    def _start(self) -> Any:
+    def _start(self, slot: int) -> Any:
+        """A fresh runner for `slot`, placed where the cluster has the fewest; no work until it is up."""
         self.serial += 1
-        handle = self.runner_cls.remote(self.out, self.spec_data, f"{self.run_tag}-r{self.serial:03d}", self.faults)
+        runner_id = f"{self.run_tag}-r{self.serial:03d}"
+        handle = self.runner_cls.options(scheduling_strategy="SPREAD").remote(self.out, self.spec_data, runner_id, self.faults)
+        self.starting[handle.where.remote()] = (handle, slot, runner_id)
+        self.idle[slot] = 0
         self.heard[id(handle)] = time.monotonic()
         return handle
 
@@ -311,86 +393,137 @@ class _Pool:
         cannot write its segment (a full disk): what was recorded stays, the rerun plays the rest."""
         import ray
 
+        lost = _lost_errors()
         while True:
-            for slot in sorted(self.idle):
-                while self.idle[slot] > 0:
-                    batch = self.requeue.pop(0) if self.requeue else next(batches, None)
-                    if batch is None:
-                        break
-                    self.inflight[self.pool[slot].play.remote(batch)] = (self.pool[slot], batch, slot)
-                    self.idle[slot] -= 1
-            if not self.inflight:
+            self._dispatch(batches)
+            if not self.inflight and not self.requeue and self.exhausted:
                 return
-            ready, _ = ray.wait(list(self.inflight), num_returns=1, timeout=None if self.stall is None else 5.0)
+            timeout = None if self.stall is None and self.inflight else 5.0
+            ready, _ = ray.wait([*self.inflight, *self.starting], num_returns=1, timeout=timeout)
             if not ready:
-                self._stalled()
+                self._waited()
                 continue
-            for ref in ready:
-                handle, batch, slot = self.inflight.pop(ref)
-                try:
-                    rows = ray.get(ref)
-                except ray.exceptions.RayActorError:
-                    self._replace(handle, batch, slot, self.requeue)
-                    continue
-                except ray.exceptions.RayTaskError as exc:
-                    if isinstance(exc.cause, OSError):
-                        raise storage_error(str(exc.cause.filename or Path(self.out) / "logs"), exc.cause) from None
-                    raise
-                self.heard[id(handle)] = time.monotonic()
-                played = {r["idx"] for r in rows}
-                rest = [i for i in batch if i not in played]
-                if self.pool[slot] is not handle:  # a runner being replaced: its last batches come in
-                    if rest:
-                        self.requeue.insert(0, rest)
-                    self._drop_if_done(handle)
-                elif rest or any(r.get("aborted") for r in rows):
-                    self._renew(handle, slot, rest)
-                else:
-                    self.idle[slot] += 1
-                yield rows
+            self.progress = time.monotonic()
+            ref = ready[0]
+            if ref in self.starting:
+                self._started(ref)
+                continue
+            handle, batch, slot = self.inflight.pop(ref)
+            try:
+                rows = ray.get(ref)
+            except lost as exc:  # its process or its node died, or its answer went with the node
+                self._replace(handle, batch, slot, exc)
+                continue
+            except ray.exceptions.RayTaskError as exc:
+                if isinstance(exc.cause, OSError):
+                    raise storage_error(str(exc.cause.filename or Path(self.out) / "logs"), exc.cause) from None
+                raise
+            self.heard[id(handle)] = time.monotonic()
+            played = {r["idx"] for r in rows}
+            rest = [i for i in batch if i not in played]
+            if self.pool[slot] is not handle:  # a runner being replaced: its last batches come in
+                if rest:
+                    self.requeue.insert(0, rest)
+                self._drop_if_done(handle)
+            elif rest or any(r.get("aborted") for r in rows):
+                self._renew(handle, slot, rest)
+            else:
+                self.idle[slot] += 1
+            yield rows
+
+    def _dispatch(self, batches: Iterator[list[int]]) -> None:
+        """Up to two batches in flight on every runner that is up; re-queued batches first."""
+        for slot in sorted(self.idle):
+            while self.idle[slot] > 0:
+                batch = self.requeue.pop(0) if self.requeue else next(batches, None)
+                if batch is None:
+                    self.exhausted = True
+                    return
+                handle = self.pool[slot]
+                self.inflight[handle.play.remote(batch)] = (handle, batch, slot)
+                self.idle[slot] -= 1
+
+    def _started(self, ref: Any) -> None:
+        """A runner answered where it runs: it takes work (or died starting: replaced)."""
+        import ray
+
+        handle, slot, runner_id = self.starting.pop(ref)
+        try:
+            where = ray.get(ref)
+        except _lost_errors() as exc:  # its node died before it was up, or its constructor raised
+            self._replace(handle, None, slot, exc)
+            return
+        self.placement[runner_id] = where
+        if self.on_start is not None:
+            self.on_start(runner_id, where)
+        self.heard[id(handle)] = time.monotonic()
+        if self.pool[slot] is handle:
+            self.idle[slot] = 2
+        else:
+            _kill(handle)
+
+    def _waited(self) -> None:
+        """Nothing answered for a while: stalled runners are taken for dead; no runner up and
+        nothing in flight for START_WAIT seconds stops the run."""
+        if self.inflight:
+            if self.stall is not None:
+                self._stalled()
+        elif time.monotonic() - self.progress > self.START_WAIT:
+            raise RuntimeError(f"no runner could start in {self.START_WAIT:.0f}s: the cluster has no free CPU for one")
 
     def _renew(self, handle: Any, slot: int, rest: list[int]) -> None:
         """A batch ended in an aborted game: a fresh runner takes the slot; `rest` goes back first."""
         self.renewed += 1
         if rest:
             self.requeue.insert(0, rest)
-        self.pool[slot] = self._start()
-        self.idle[slot] = 2
+        self.pool[slot] = self._start(slot)
         self._drop_if_done(handle)
 
     def _drop_if_done(self, handle: Any) -> None:
-        import ray
-
         if not any(h is handle for h, _, _ in self.inflight.values()):
-            ray.kill(handle)
+            _kill(handle)
             self.heard.pop(id(handle), None)
 
     def _stalled(self) -> None:
         """Runners silent past the stall limit are taken for dead (killed, their batches re-queued)."""
-        import ray
-
         now = time.monotonic()
         for ref, (handle, batch, slot) in list(self.inflight.items()):
             if ref in self.inflight and now - self.heard.get(id(handle), now) > self.stall:
-                ray.kill(handle)
+                _kill(handle)
                 self.inflight.pop(ref)
-                self._replace(handle, batch, slot, self.requeue)
+                self._replace(handle, batch, slot, None)
 
-    def _replace(self, handle: Any, batch: list[int], slot: int, queue: list[list[int]]) -> None:
-        """The runner died: its batches go back to the front of the queue, a fresh runner takes its slot."""
+    def _replace(self, handle: Any, batch: list[int] | None, slot: int, exc: BaseException | None) -> None:
+        """The runner died: `batch` and its other batches go back to the front of the queue, a
+        fresh runner takes its slot. Whatever it wrote of them stays unindexed in its segments."""
         self.restarts += 1
         if self.restarts > self.max_restarts:
-            raise RuntimeError(f"runners died {self.restarts} times; giving up") from None
-        queue.insert(0, batch)
+            why = "" if exc is None else f" (last: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''})"
+            raise RuntimeError(f"runners died {self.restarts} times; giving up{why}") from None
+        if batch is not None:
+            self.requeue.insert(0, batch)
         self.heard.pop(id(handle), None)
+        _kill(handle)  # dead already, unless only its answer was lost
         if self.pool[slot] is handle:
-            self.pool[slot] = self._start()
             for ref in [r for r, (h, _, _) in self.inflight.items() if h is handle]:
-                queue.insert(0, self.inflight.pop(ref)[1])
-            self.idle[slot] = 2
+                self.requeue.insert(0, self.inflight.pop(ref)[1])
+            self.pool[slot] = self._start(slot)
 
     def close(self) -> None:
-        import ray
+        runners = [*self.pool, *(h for h, _, _ in self.inflight.values()), *(h for h, _, _ in self.starting.values())]
+        for handle in {id(h): h for h in runners}.values():
+            _kill(handle)
 
-        for handle in {id(h): h for h in [*self.pool, *(h for h, _, _ in self.inflight.values())]}.values():
-            ray.kill(handle)
+
+def _kill(handle: Any) -> None:
+    import ray
+
+    ray.kill(handle)  # a no-op for a runner that is gone already
+
+
+def _lost_errors() -> tuple[type[BaseException], ...]:
+    """What the driver gets for a call whose runner is gone: its process or node died, or the
+    answer was held on a node that died."""
+    import ray.exceptions as e
+
+    return (e.RayActorError, e.ObjectLostError, e.NodeDiedError, e.WorkerCrashedError)
