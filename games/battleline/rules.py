@@ -146,6 +146,7 @@ class BattleLineState(State):
         self._versions = [0] * FLAGS
         self._gone = 0  # troops no longer unseen (played from a hand), a 60-bit set
         self._open = [_ALL_FLAGS, _ALL_FLAGS]  # per seat, the flags (bits) it may play a card to
+        self._claimed_bits = 0  # the claimed flags (bits)
         self._proofs: list[list[tuple[int, int] | None]] = [[None, None] for _ in range(FLAGS)]
 
     # -- node kind -------------------------------------------------------------------------
@@ -446,16 +447,15 @@ class BattleLineState(State):
         cached = self._claims
         if cached is not None and cached[0] == p:
             return list(cached[1])
-        o, sides, claimed, mud, out = 1 - p, self._sides, self._claimed, self._mud, []
+        o, sides, mud, out = 1 - p, self._sides, self._mud, []
         proofs, versions, gone = self._proofs, self._versions, self._gone
         pool = None
         # Each flag's last answer for p, kept while the flag is unchanged (its version): within
         # a game the unseen troops only ever shrink (a troop leaves a hand for the board and
         # never comes back), so a proof stays proved, and a disproof stands while the troops of
         # the completion that beat the claimant are still unseen.
-        for f in range(FLAGS):
-            if claimed[f] >= 0:
-                continue
+        # Only unclaimed flags where p's side is full: the others are not open to p, or claimed.
+        for f in _FLAGS_IN[_ALL_FLAGS & ~self._open[p] & ~self._claimed_bits]:
             entry = proofs[f][p]
             if entry is not None and entry[0] == versions[f]:
                 answer = entry[1]
@@ -546,12 +546,15 @@ class BattleLineState(State):
     def _touched(self, f: int) -> None:
         """Flag f changed (a card or Mud or Fog came or went, a claim): its caches follow."""
         self._versions[f] += 1
-        need, bit = 3 if self._mud[f] < 0 else 4, 1 << f
-        for s in (0, 1):
-            if self._claimed[f] < 0 and len(self._sides[f][s]) < need:
-                self._open[s] |= bit
-            else:
-                self._open[s] &= ~bit
+        bit, open_ = 1 << f, self._open
+        if self._claimed[f] >= 0:
+            open_[0] &= ~bit
+            open_[1] &= ~bit
+            self._claimed_bits |= bit
+            return
+        need, sides = 3 if self._mud[f] < 0 else 4, self._sides[f]
+        open_[0] = open_[0] | bit if len(sides[0]) < need else open_[0] & ~bit
+        open_[1] = open_[1] | bit if len(sides[1]) < need else open_[1] & ~bit
 
     def _lift(self, card: int) -> tuple[int, int]:
         """Take a card off the board; returns (flag, seat of the side or -1 for Fog/Mud)."""
@@ -574,12 +577,14 @@ class BattleLineState(State):
         o, card = 1 - p, CARD_OF[parts[1]]
         self._claiming = False  # reopened after the play under claim_timing="after_play"
         self._hands[p].remove(card)
-        if card < N_TROOPS:
-            self._gone |= _BITS[card]  # the only way a troop stops being unseen
         self._known_hand[o].discard(card)
         self._events.append([p, action])
-        if card >= N_TROOPS:
-            self._tac[p] += 1
+        if card < N_TROOPS:  # a troop, most plays
+            self._gone |= _BITS[card]  # the only way a troop stops being unseen
+            self._place(p, int(parts[2]), card)
+            self._after_play()  # no Mud moved, so no side to cut
+            return
+        self._tac[p] += 1  # a tactics card: guile cards count too (1.1 item 4)
         if card in GUILE:
             self._disc[p].append(card)
         mud_left = -1
