@@ -49,10 +49,13 @@ class GamePlugin:
     - exporters: format name -> function (log) -> str (e.g. a saved-game JSON)
     - short_options: game options for a short game (conformance checks of agents without a
       budget of their own for this game, quick demos)
-    - report: a function (games: list of recorded game rows, each with its `extra`) -> a list of
-      report sections `{"title", "rows": [{"label", "value", "ci": [lo, hi] or None, "n"}],
-      "histogram": {value: count} or None}` (a board game's solo and survival rates, a cooperative
-      game's perfect scores); tournament reports print them in text, JSON and HTML
+    - report: a function (games: the played games of a tournament; `len()`, iterate for each
+      recorded row as a dict with its `extra`, or `games.sql(query)` over a view `played` of the
+      store's rows: ops.tournament.sections.Games) -> a list of report sections `{"title", "rows":
+      [{"label", "value", "ci": [lo, hi] or None, "n"}], "histogram": {value: count} or None}` (a
+      board game's solo and survival rates, a cooperative game's perfect scores); tournament
+      reports print them in text, JSON and HTML. Counted in SQL, a section stays fast at a
+      million games; iterating makes a dict of every game
     - libraries: distributions whose versions can change this game's results (e.g. "numpy" for
       agents that use it); each log header's `env` records their versions (bus.environment)
     """

@@ -1,9 +1,13 @@
 """Tournament reports from the store: per-agent means with 95% confidence intervals, win rates,
 breakdowns per seat and per role (or power), head-to-head, and openskill ratings.
 
-Ratings are computed game by game in game-id order, so the same store always gives the same
-table. Means use the normal approximation (mean +- 1.96 standard errors); win rates use the
-Wilson score interval.
+Every number is an aggregate DuckDB computes over the store (seat rows grouped by what a block
+needs, then summed here exactly: counts are integers, means and variances `math.fsum`s over
+sorted groups), so a report of a million games moves a few thousand rows into Python, and the
+same store always gives the same numbers. Ratings are rated in game order and kept with the
+store (ops/tournament/ratings.py): a report rates only the games recorded since the last one.
+Means use the normal approximation (mean +- 1.96 standard errors); win rates use the Wilson
+score interval.
 
 Beside every win rate stand an abort rate (the share of seats whose game was aborted over its time
 budget against them: each such seat counts as a loss, ranked last, with no score) and an error
@@ -14,27 +18,33 @@ left out of ratings, head to head, teams and the games' own sections (it has no 
 
 from __future__ import annotations
 
-import json
 import math
-from collections import defaultdict
-from typing import Any
+from collections import Counter, defaultdict
+from typing import Any, Iterable
 
+from ops.tournament.ratings import TEAMS, from_scratch, rate_store
 from ops.tournament.store import Store
 
 Z95 = 1.959963984540054
 
 
-def mean_ci(values: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95% interval (normal approximation)."""
-    n = len(values)
+def mean_ci_counts(counts: Iterable[tuple[float, int]]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation) of values given as (value, how many)."""
+    pairs = sorted((v, c) for v, c in counts if c)
+    n = sum(c for _, c in pairs)
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
+    mean = math.fsum(v * c for v, c in pairs) / n
     if n == 1:
         return (mean, mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    var = math.fsum(c * (v - mean) ** 2 for v, c in pairs) / (n - 1)
     half = Z95 * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def mean_ci(values: Iterable[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation)."""
+    return mean_ci_counts(Counter(values).items())
 
 
 def wilson(wins: int, n: int) -> tuple[float, float, float]:
@@ -48,19 +58,28 @@ def wilson(wins: int, n: int) -> tuple[float, float, float]:
     return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _block(rows: list[tuple]) -> dict[str, Any]:
-    """Summary of seat rows (score, rank, win, aborted, errors); an aborted seat has no score,
-    errors are unknown (None) in stores older than per-seat errors."""
-    scores = [r[0] for r in rows if r[0] is not None]
-    ranks = [r[1] for r in rows]
-    wins = sum(1 for r in rows if r[2])
-    aborted = sum(1 for r in rows if len(r) > 3 and r[3])
-    counted = [r[4] for r in rows if len(r) > 4 and r[4] is not None]
-    ms, ms_lo, ms_hi = mean_ci(scores)
-    mr, mr_lo, mr_hi = mean_ci(ranks)
-    wr, wr_lo, wr_hi = wilson(wins, len(rows))
+def _block(groups: list[tuple]) -> dict[str, Any]:
+    """Summary of seat rows grouped as (score, rank, win, aborted, errors > 0, seats): an aborted
+    seat has no score; errors are unknown (None) in stores older than per-seat errors."""
+    scores: Counter = Counter()
+    ranks: Counter = Counter()
+    seats = wins = aborted = counted = erred = 0
+    for score, rank, win, was_aborted, with_errors, n in groups:
+        seats += n
+        if score is not None:
+            scores[score] += n
+        if rank is not None:
+            ranks[rank] += n
+        wins += n if win else 0
+        aborted += n if was_aborted else 0
+        if with_errors is not None:
+            counted += n
+            erred += n if with_errors else 0
+    ms, ms_lo, ms_hi = mean_ci_counts(scores.items())
+    mr, mr_lo, mr_hi = mean_ci_counts(ranks.items())
+    wr, wr_lo, wr_hi = wilson(wins, seats)
     return {
-        "games": len(rows),
+        "games": seats,
         "mean_score": ms,
         "mean_score_ci": [ms_lo, ms_hi],
         "mean_rank": mr,
@@ -68,44 +87,16 @@ def _block(rows: list[tuple]) -> dict[str, Any]:
         "win_rate": wr,
         "win_rate_ci": [wr_lo, wr_hi],
         "aborted": aborted,
-        "abort_rate": aborted / len(rows) if rows else math.nan,
-        "with_errors": sum(1 for e in counted if e),
-        "error_rate": sum(1 for e in counted if e) / len(counted) if counted else math.nan,
+        "abort_rate": aborted / seats if seats else math.nan,
+        "with_errors": erred,
+        "error_rate": erred / counted if counted else math.nan,
     }
 
 
 def ratings(games: list[tuple[str, list[list[str]], list[float]]]) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
-    """openskill (Plackett-Luce) team ratings per label, rating every game in game-id order.
-
-    A game is its teams (each a list of seat labels: a team of one where every seat plays for
-    itself) and one rank per team. Several seats with the same label in one game are rated as
-    separate players of one shared rating (their updates are averaged into it). A game of one
-    team (a cooperative game) rates nobody."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    state: dict[str, Any] = {}
-    history: list[dict[str, Any]] = []
-    for index, (gid, team_labels, ranks) in enumerate(games):
-        if len(team_labels) < 2:
-            continue
-        teams = [[state.setdefault(label, model.rating(name=label)) for label in team] for team in team_labels]
-        rated = model.rate(teams, ranks=ranks)
-        sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
-        for labels, players in zip(team_labels, rated):
-            for label, player in zip(labels, players):
-                acc = sums[label]
-                acc[0] += player.mu
-                acc[1] += player.sigma
-                acc[2] += 1
-        for label, (mu, sigma, n) in sorted(sums.items()):
-            state[label] = model.rating(mu=mu / n, sigma=sigma / n, name=label)
-        if index % max(1, len(games) // 200) == 0 or index == len(games) - 1:
-            history.append({"game": index + 1, **{label: state[label].mu for label in sorted(state)}})
-    table = {
-        label: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for label, r in sorted(state.items())
-    }
-    return table, history
+    """openskill (Plackett-Luce) team ratings per label, rating every game (id, teams' labels,
+    teams' ranks) in the order given, from scratch: what a report's kept ratings equal."""
+    return from_scratch([(teams, ranks) for _, teams, ranks in games])
 
 
 REPORT_FORMAT = 2  # 2: game, cooperative, scores, sections, games_listed (1: before teams and plugins' sections)
@@ -113,18 +104,20 @@ REPORT_FORMAT = 2  # 2: game, cooperative, scores, sections, games_listed (1: be
 
 def build_report(store: Store) -> dict[str, Any]:
     """Every number of the report, JSON-ready. A cooperative game (every game one team) gets the
-    score distribution instead of ranks, ratings and head-to-head."""
+    score distribution instead of ranks, ratings and head-to-head. A store opened for writing
+    keeps the ratings it rated (ops/tournament/ratings.py)."""
+    import json
+
+    db = store.db
     report = _ranked_report(store)
-    rows = _game_rows(store.db)
-    played = [r for r in rows if not r["aborted"]]
     game = json.loads(store.get_meta("spec") or "{}").get("game")
-    cooperative = bool(rows) and all(len(r["teams"]) == 1 for r in rows)
-    report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, played),
-                  games_listed=_listed(rows))
+    cooperative = db.execute("select count(*) > 0 and coalesce(bool_and(len(teams) = 1), false) from outcomes").fetchone()[0]
+    report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, db),
+                  games_listed=_listed(db))
     if cooperative:
-        scores = [r["scores"][0] for r in played]
-        mean, lo, hi = mean_ci(scores)
-        report["scores"] = {"mean": mean, "mean_ci": [lo, hi], "histogram": _histogram(scores)}
+        counts = db.execute("select scores[1], sum(c) from outcomes where not aborted group by all").fetchall()
+        mean, lo, hi = mean_ci_counts(counts)
+        report["scores"] = {"mean": mean, "mean_ci": [lo, hi], "histogram": _histogram(counts)}
         report["head_to_head"], report["rating_history"], report["teams"] = {}, [], []  # one team: its score says it all
         for entry in report["agents"]:
             for key in ("mean_rank", "mean_rank_ci", "rating", "rank_histogram"):
@@ -132,145 +125,153 @@ def build_report(store: Store) -> dict[str, Any]:
             for block in [*entry["by_seat"].values(), *entry["by_role"].values()]:
                 block.pop("mean_rank", None)
                 block.pop("mean_rank_ci", None)
+    else:
+        table, history = rate_store(db, writable=not store.read_only)
+        report["rating_history"] = history
+        for entry in report["agents"]:
+            entry["rating"] = table.get(entry["agent"])
     return report
 
 
-def _game_rows(db: Any) -> list[dict[str, Any]]:
-    cols = ("game_id", "seats", "scores", "ranks", "winners", "roles", "teams", "extra", "summary", "errors", "steps",
-            "aborted")
-    rows = db.execute(f"select {', '.join(cols)} from games order by game_id").fetchall()
-    out = []
-    for row in rows:
-        r = dict(zip(cols, row))
-        r["teams"] = r["teams"] or [[s] for s in range(len(r["seats"]))]
-        r["extra"] = json.loads(r["extra"]) if isinstance(r["extra"], str) else (r["extra"] or {})
-        out.append(r)
-    return out
-
-
-def _sections(game: str | None, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _sections(game: str | None, db: Any) -> list[dict[str, Any]]:
     """The game's own report sections, as its plugin declares them (none when it declares none)."""
     from games.plugin import resolve
     from games.registry import UnknownGame, get_plugin
+    from ops.tournament.sections import Games
 
     try:
         plugin = get_plugin(game) if game else None
     except UnknownGame:
         return []
-    return resolve(plugin.report)(rows) if plugin is not None and plugin.report else []
+    return resolve(plugin.report)(Games(db)) if plugin is not None and plugin.report else []
 
 
 LISTED = 20  # games linked from a report: the first ones, then any aborted or with agent errors
+_LIST = "select game_id, summary, steps, errors, aborted, idx from games"
 
 
-def _listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    picked = rows[:LISTED] + [r for r in rows[LISTED:] if r["errors"] or r["aborted"]][:LISTED]
-    return [{"game_id": r["game_id"], "summary": r["summary"], "steps": r["steps"], "errors": r["errors"],
-             "aborted": r["aborted"]} for r in picked]
+def _listed(db: Any) -> list[dict[str, Any]]:
+    first = db.execute(f"{_LIST} order by idx limit ?", [LISTED]).fetchall()
+    more = db.execute(f"{_LIST} where idx > ? and (errors <> 0 or aborted <> '') order by idx limit ?",
+                      [first[-1][-1], LISTED]).fetchall() if len(first) == LISTED else []
+    return [{"game_id": gid, "summary": summary, "steps": steps, "errors": errors, "aborted": aborted}
+            for gid, summary, steps, errors, aborted, _ in first + more]
+
+
+# The games grouped by everything the report reads of them but their ids: a tournament of a
+# million games has a few thousand different outcomes (seatings x deals x results), so what is
+# counted per seat, per pair of seats and per team is counted once per outcome, times `c`.
+_OUTCOMES = f"""create or replace temp table outcomes as
+    select seats, roles, scores, ranks, winners, {TEAMS} as teams, aborted is not null as aborted, blame, seat_errors,
+           count(*) as c
+    from games group by all"""
 
 
 def _ranked_report(store: Store) -> dict[str, Any]:
     db = store.db
-    total = store.count()
-    seat_rows = db.execute(
-        "select label, seat, role, score, rank, win, game_id, aborted, errors from seats order by game_id, seat"
-    ).fetchall()
+    db.execute(_OUTCOMES)
+    groups = db.execute("""
+        select label, seat, role, score, rank, win, aborted, errors > 0, sum(c) from (
+            select c, seats[s + 1] as label, s as seat, roles[s + 1] as role, scores[s + 1] as score,
+                   ranks[s + 1] as rank, list_contains(winners, s) as win, aborted, seat_errors[s + 1] as errors
+            from (select *, unnest(range(len(seats))) as s from outcomes)
+            where not aborted or s = blame)  -- an aborted game counts for the seat blamed only
+        group by all""").fetchall()
     by_label: dict[str, list[tuple]] = defaultdict(list)
     by_seat: dict[tuple[str, int], list[tuple]] = defaultdict(list)
     by_role: dict[tuple[str, str], list[tuple]] = defaultdict(list)
-    per_game: dict[str, list[tuple]] = defaultdict(list)
-    games_of: dict[str, set[str]] = defaultdict(set)
-    for label, seat, role, score, rank, win, gid, aborted, errors in seat_rows:
-        row = (score, rank, win, aborted, errors)
-        by_label[label].append(row)
-        games_of[label].add(gid)
-        by_seat[(label, seat)].append(row)
+    for label, seat, role, *rest in groups:
+        by_label[label].append(tuple(rest))
+        by_seat[(label, seat)].append(tuple(rest))
         if role:
-            by_role[(label, role)].append(row)
-        if not aborted:
-            per_game[gid].append((label, rank))
-    team_rows = _team_rows(db)
-    table, history = ratings([(gid, [labels for labels, _, _, _ in teams], [rank for _, rank, _, _ in teams])
-                              for gid, teams in team_rows])
-    h2h: dict[str, dict[str, dict[str, Any]]] = {}
-    pair_counts: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
-    for seats in per_game.values():
-        for a_label, a_rank in seats:
-            for b_label, b_rank in seats:
-                if a_label == b_label:
-                    continue
-                acc = pair_counts[(a_label, b_label)]
-                acc[0] += 1.0 if a_rank < b_rank else 0.5 if a_rank == b_rank else 0.0
-                acc[1] += 1
-    for (a, b), (score, n) in sorted(pair_counts.items()):
-        h2h.setdefault(a, {})[b] = {"meetings": n, "score": score / n}
+            by_role[(label, role)].append(tuple(rest))
+    games_of = dict(db.execute("""
+        select label, sum(c) from (
+            select c, unnest(case when aborted then [seats[blame + 1]] else list_distinct(seats) end) as label from outcomes)
+        where label is not null group by all""").fetchall())
     agents = []
     for label in sorted(by_label):
         # statistics are over seats played: an agent holding several seats of a game counts each
-        entry = {"agent": label, **_block(by_label[label]), "games": len(games_of[label]), "seats": len(by_label[label])}
-        entry["rating"] = table.get(label)
+        block = _block(by_label[label])
+        entry = {"agent": label, **block, "games": games_of[label], "seats": block["games"]}
+        entry["rating"] = None
         entry["by_seat"] = {str(seat): _block(rows) for (l, seat), rows in sorted(by_seat.items()) if l == label}
         entry["by_role"] = {role: _block(rows) for (l, role), rows in sorted(by_role.items()) if l == label}
-        entry["rank_histogram"] = _histogram([r[1] for r in by_label[label]])
+        entry["rank_histogram"] = _histogram((g[1], g[-1]) for g in by_label[label] if g[1] is not None)
         agents.append(entry)
-    failures = db.execute("select count(*) from games where errors > 0").fetchone()[0]
-    aborted = db.execute("select count(*) from games where aborted is not null").fetchone()[0]
-    stats = db.execute("select avg(nbytes), avg(steps), avg(duration_ms) from games").fetchone()
+    total, failures, aborted, mean_bytes, mean_steps, mean_ms = db.execute(
+        "select count(*), count(*) filter (where errors > 0), count(*) filter (where aborted is not null), "
+        "avg(nbytes), avg(steps), avg(duration_ms) from games").fetchone()
     return {
-        "teams": _team_blocks(team_rows),
+        "teams": _team_blocks(db),
         "games": total,
         "games_with_agent_errors": failures,
         "games_aborted": aborted,
-        "mean_log_bytes": stats[0],
-        "mean_steps": stats[1],
-        "mean_game_ms": stats[2],
+        "mean_log_bytes": mean_bytes,
+        "mean_steps": mean_steps,
+        "mean_game_ms": mean_ms,
         "agents": agents,
-        "head_to_head": h2h,
-        "rating_history": history,
+        "head_to_head": _head_to_head(db),
+        "rating_history": [],
     }
 
 
-def _team_rows(db: Any) -> list[tuple[str, list[tuple[list[str], float, bool, int]]]]:
-    """Per game in game-id order: each team as (seat labels, rank, won, position)."""
-    out = []
-    rows = db.execute("select game_id, seats, ranks, winners, teams from games where aborted is null order by game_id").fetchall()
-    for gid, seats, ranks, winners, teams in rows:
-        teams = teams or [[s] for s in range(len(seats))]  # a store older than teams: seats on their own
-        out.append((gid, [([seats[s] for s in team], min(ranks[s] for s in team), any(s in winners for s in team), pos)
-                          for pos, team in enumerate(teams)]))
-    return out
+def _head_to_head(db: Any) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per ordered pair of labels: their meetings (pairs of seats of one played game) and the
+    share the first ranked ahead (ties count half)."""
+    rows = db.execute("""
+        select p.a, p.b, sum(c), sum(c * p.halves) from (
+            select c, unnest(flatten([[{'a': seats[i], 'b': seats[j],
+                                        'halves': case when ranks[i] < ranks[j] then 2 when ranks[i] = ranks[j] then 1 else 0 end}
+                                       for j in range(1, len(seats) + 1) if seats[i] <> seats[j]]
+                                      for i in range(1, len(seats) + 1)])) as p
+            from outcomes where not aborted)
+        group by all""").fetchall()
+    h2h: dict[str, dict[str, dict[str, Any]]] = {}
+    for a, b, meetings, halves in sorted(rows):
+        h2h.setdefault(a, {})[b] = {"meetings": int(meetings), "score": int(halves) / 2 / int(meetings)}
+    return h2h
 
 
-def _team_blocks(team_rows: list[tuple[str, list[tuple[list[str], float, bool, int]]]]) -> list[dict[str, Any]]:
+def _team_blocks(db: Any) -> list[dict[str, Any]]:
     """Win rates (Wilson intervals) of each team make-up (its labels joined by '+'), overall and by
     team position; empty when every team is a single seat (the per-agent table says it all)."""
-    if all(len(labels) == 1 for _, teams in team_rows for labels, _, _, _ in teams):
+    widest = db.execute("select max(list_max(list_transform(teams, lambda t: len(t)))) from outcomes where not aborted").fetchone()[0]
+    if not widest or widest <= 1:
         return []
-    by_team: dict[str, list[tuple[float, bool]]] = defaultdict(list)
-    by_position: dict[tuple[str, int], list[tuple[float, bool]]] = defaultdict(list)
-    for _, teams in team_rows:
-        for labels, rank, won, pos in teams:
-            key = "+".join(sorted(set(labels)))
-            by_team[key].append((rank, won))
-            by_position[(key, pos)].append((rank, won))
+    groups = db.execute("""
+        select array_to_string(list_sort(list_distinct(list_transform(team, lambda s: seats[s + 1]))), '+'), pos,
+               list_min(list_transform(team, lambda s: ranks[s + 1])),
+               list_bool_or(list_transform(team, lambda s: list_contains(winners, s))), sum(c)
+        from (select c, seats, ranks, winners, teams[pos + 1] as team, pos
+              from (select *, unnest(range(len(teams))) as pos from outcomes where not aborted))
+        group by all""").fetchall()
+    by_team: dict[str, list[tuple[float, bool, int]]] = defaultdict(list)
+    by_position: dict[tuple[str, int], list[tuple[float, bool, int]]] = defaultdict(list)
+    for key, pos, rank, won, n in groups:
+        by_team[key].append((rank, won, int(n)))
+        by_position[(key, pos)].append((rank, won, int(n)))
     out = []
     for key, rows in sorted(by_team.items()):
-        wins = sum(won for _, won in rows)
-        rate, lo, hi = wilson(wins, len(rows))
+        games = sum(n for _, _, n in rows)
+        wins = sum(n for _, won, n in rows if won)
+        rate, lo, hi = wilson(wins, games)
         positions = {}
         for (k, pos), prow in sorted(by_position.items()):
             if k == key:
-                p_rate, p_lo, p_hi = wilson(sum(w for _, w in prow), len(prow))
-                positions[str(pos)] = {"games": len(prow), "win_rate": p_rate, "win_rate_ci": [p_lo, p_hi]}
-        out.append({"team": key, "games": len(rows), "wins": wins, "win_rate": rate, "win_rate_ci": [lo, hi],
-                    "mean_rank": sum(r for r, _ in rows) / len(rows), "by_position": positions})
+                p_games = sum(n for _, _, n in prow)
+                p_rate, p_lo, p_hi = wilson(sum(n for _, won, n in prow if won), p_games)
+                positions[str(pos)] = {"games": p_games, "win_rate": p_rate, "win_rate_ci": [p_lo, p_hi]}
+        out.append({"team": key, "games": games, "wins": wins, "win_rate": rate, "win_rate_ci": [lo, hi],
+                    "mean_rank": math.fsum(r * n for r, _, n in sorted(rows)) / games, "by_position": positions})
     return out
 
 
-def _histogram(ranks: list[float]) -> dict[str, int]:
+def _histogram(counts: Iterable[tuple[float, int]]) -> dict[str, int]:
+    """Counts per value (as `%g` text), in the values' order."""
     out: dict[str, int] = defaultdict(int)
-    for r in ranks:
-        out[f"{r:g}"] += 1
+    for value, n in counts:
+        out[f"{value:g}"] += n
     return dict(sorted(out.items(), key=lambda kv: float(kv[0])))
 
 

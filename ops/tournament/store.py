@@ -7,9 +7,15 @@ counts against in `blame` (its log ends there, with the bus's game_end). View `s
 with, so a rerun can check it is the same tournament. Query it with SQL:
 `duckdb OUT/results.duckdb "select label, avg(rank) from seats group by label"`.
 
-Also here: the folder lock (`FolderLock`: one driver, or one `compact`, per folder at a time),
-`compact` (stale segment bytes reclaimed, the index rewritten in one transaction) and the
-disk-full fault hook (`DETENTE_FAULTS`) that tests use on the segment writer and the store.
+Tables `ratings` and `rating_points`, with meta key `ratings`: the openskill ratings after the
+contiguous prefix of game indices and the points of their history (ops/tournament/ratings.py), so a
+report rates only the games after them.
+
+Also here: `load_game` (one game by id, through the lookup slots beside the store when they hold
+it, ops/tournament/lookup.py), the folder lock (`FolderLock`: one driver, or one `compact`, per
+folder at a time), `compact` (stale segment bytes reclaimed, the index rewritten in one
+transaction) and the disk-full fault hook (`DETENTE_FAULTS`) that tests use on the segment writer
+and the store.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import duckdb
+
+from ops.tournament import lookup
 
 STORE = "results.duckdb"
 LOCK = "driver.lock"
@@ -62,6 +70,10 @@ _SCHEMA = [
                      unnest(ranks) as rank, unnest(seat_errors) as errors
               from games)
         where aborted is null or seat = blame""",
+    # the ratings after the games of the stored prefix (ops/tournament/ratings.py): each label's
+    # mu and sigma, exactly as the model left them, and the ratings at the history's points
+    """create table if not exists ratings (label varchar primary key, mu double, sigma double)""",
+    """create table if not exists rating_points (game bigint, label varchar, mu double)""",
 ]
 
 
@@ -93,9 +105,10 @@ class Store:
 
     def __init__(self, out: str | Path, read_only: bool = False, wait: float = 10.0, budget: "ByteBudget | None" = None):
         path = self.path = Path(out) / STORE
-        self.budget = budget
+        self.out, self.budget, self.read_only = Path(out), budget, read_only
         if read_only and not path.is_file():
             raise StoreError(f"{out}: no tournament results here ({STORE} missing)")
+        new = not path.exists()
         deadline = time.monotonic() + wait
         while True:
             try:
@@ -111,6 +124,8 @@ class Store:
                 time.sleep(0.05)
             except duckdb.Error as exc:  # not a DuckDB file, a damaged one
                 raise StoreError(f"{path}: cannot open ({str(exc).splitlines()[0]})") from None
+        if new:
+            lookup.clear_slots(out)  # slots left from a store that is gone name none of this one's games
         if not read_only:
             try:
                 for statement in _SCHEMA:
@@ -121,6 +136,12 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
     # -- meta -------------------------------------------------------------------------------
 
@@ -135,6 +156,10 @@ class Store:
 
     def recorded(self) -> set[int]:
         return {row[0] for row in self.db.execute("select idx from games").fetchall()}
+
+    def recorded_below(self, games: int) -> int:
+        """How many of the games 0..games-1 are recorded (one aggregate: no row leaves DuckDB)."""
+        return self.db.execute("select count(*) from games where idx < ?", [games]).fetchone()[0]
 
     def count(self) -> int:
         return self.db.execute("select count(*) from games").fetchone()[0]
@@ -153,19 +178,49 @@ class Store:
                 r.get("aborted"), r.get("blame"), r.get("seat_errors"),
             ]
         marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
-        before = self.count()
         columns = ", ".join(f'"{c}"' for c in _COLUMNS)
         try:
             if self.budget is not None:  # the injected disk-full: nothing of this statement is written
                 self.budget.spend(sum(len(str(p)) for p in params), str(self.path))
-            self.db.execute(f"insert or ignore into games ({columns}) values {', '.join([marks] * len(rows))}", params)
+            added = {gid for (gid,) in self.db.execute(
+                f"insert or ignore into games ({columns}) values {', '.join([marks] * len(rows))} returning game_id",
+                params).fetchall()}
         except (duckdb.Error, OSError) as exc:  # a full disk, a read-only file: the transaction is rolled back
             raise storage_error(f"{self.path} ({len(rows)} games not recorded)", exc) from None
-        return self.count() - before
+        lookup.write_slots(self.out, [(r["idx"], r["segment"], r["offset"], r["nbytes"]) for r in rows
+                                      if r["game_id"] in added])  # after the commit: the store is the truth
+        return len(added)
 
     def locate(self, game_id: str) -> tuple[str, int] | None:
         row = self.db.execute('select segment, "offset" from games where game_id = ?', [game_id]).fetchone()
         return (row[0], row[1]) if row else None
+
+    def rewrite_slots(self) -> None:
+        """Write the lookup slots of every recorded game again, from the index."""
+        rows = self.db.execute('select idx, segment, "offset", nbytes from games').fetchall()
+        lookup.clear_slots(self.out)
+        lookup.write_slots(self.out, rows)
+
+
+def load_game(out: str | Path, game_id: str) -> "tuple[Any, Any] | None":
+    """The recorded game `game_id` of a tournament folder and the first bad frame if it stops
+    early (as `bus.log.read_game_at` returns them), or None when the store has no such game.
+    Found through its lookup slot when that holds the game whole, else through the store's index
+    (which raises LogError for a game that cannot be read)."""
+    from bus.log import LogError, read_game_at
+
+    logs = Path(out) / LOGS
+    hint = lookup.find(out, game_id)
+    if hint is not None:
+        try:
+            game, bad = read_game_at(logs / hint[0], hint[1], game_id=game_id)
+            if bad is None and game.complete:
+                return game, bad
+        except LogError:
+            pass  # a stale or torn slot: the index decides
+    with Store(out, read_only=True) as store:
+        where = store.locate(game_id)
+    return None if where is None else read_game_at(logs / where[0], where[1], game_id=game_id)
 
 
 class Recorder:
@@ -379,6 +434,7 @@ def compact(out: str | Path, segment_mib: int | None = None) -> Compaction:
             except OSError as exc:  # a full disk while copying: the index was not touched
                 raise storage_error(f"{logs} (compaction stopped; the index is unchanged)", exc) from None
             _repoint(store, where)
+            store.rewrite_slots()
         finally:
             store.close()
         if logs.is_dir():
