@@ -40,6 +40,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import structlog
+
 from actors.match import make_header, play
 from actors.registry import AgentSpec
 from bus.codec import pack
@@ -49,6 +51,7 @@ from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
 
 RUNNERS = "runners.jsonl"  # one line per runner started: where it ran (the driver appends it)
+_log = structlog.get_logger("detente.tournament")
 
 
 def ranks_of(scores: list[float]) -> list[float]:
@@ -372,6 +375,7 @@ class _Pool:
         self.stall = None if budget is None else self.STALL_GRACE + self.STALL_GAMES * budget * spec_data.get("batch", 1)
         self.heard: dict[int, float] = {}  # id(runner) -> when it was started or last answered
         self.placement: dict[str, dict[str, Any]] = {}  # runner id -> where it ran
+        self.names: dict[int, str] = {}  # id(runner) -> runner id
         self.starting: dict[Any, tuple[Any, int, str]] = {}  # where() ref -> (runner, slot, runner id)
         self.idle: dict[int, int] = {}
         self.inflight: dict[Any, tuple[Any, list[int], int]] = {}  # ref -> (runner, batch, slot)
@@ -384,6 +388,7 @@ class _Pool:
         runner_id = f"{self.run_tag}-r{self.serial:03d}"
         handle = self.runner_cls.options(scheduling_strategy="SPREAD").remote(self.out, self.spec_data, runner_id, self.faults)
         self.starting[handle.where.remote()] = (handle, slot, runner_id)
+        self.names[id(handle)] = runner_id
         self.idle[slot] = 0
         self.heard[id(handle)] = time.monotonic()
         return handle
@@ -504,10 +509,16 @@ class _Pool:
             self.requeue.insert(0, batch)
         self.heard.pop(id(handle), None)
         _kill(handle)  # dead already, unless only its answer was lost
+        again = [] if batch is None else [batch]
         if self.pool[slot] is handle:
             for ref in [r for r, (h, _, _) in self.inflight.items() if h is handle]:
-                self.requeue.insert(0, self.inflight.pop(ref)[1])
+                again.append(self.inflight.pop(ref)[1])
+                self.requeue.insert(0, again[-1])
             self.pool[slot] = self._start(slot)
+        name = self.names.get(id(handle), "?")
+        _log.warning("runner lost; its games go back to the queue", runner=name,
+                     node=self.placement.get(name, {}).get("node"), games=sum(len(b) for b in again),
+                     error=type(exc).__name__ if exc is not None else "stalled")
 
     def close(self) -> None:
         runners = [*self.pool, *(h for h, _, _ in self.inflight.values()), *(h for h, _, _ in self.starting.values())]
