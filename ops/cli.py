@@ -316,18 +316,14 @@ def _load_game(path: str, game_id: str | None):
     from bus.log import LogFile, read_game_at, read_log
 
     if Path(path).is_dir():
-        from ops.tournament.store import Store
+        from ops.tournament.store import load_game
 
         if game_id is None:
             raise UsageError(f"{path} is a tournament folder: name a game with --game ID")
-        store = Store(path, read_only=True)
-        try:
-            where = store.locate(game_id)
-        finally:
-            store.close()
-        if where is None:
+        found = load_game(path, game_id)
+        if found is None:
             raise UsageError(f"{path}: no recorded game {game_id!r}")
-        game, bad = read_game_at(Path(path) / "logs" / where[0], where[1], game_id=game_id)
+        game, bad = found
         return game, LogFile(games=[game], bad=bad)
     logfile = read_log(path)
     if not logfile.games:
@@ -452,6 +448,20 @@ def _make_folder(out: Path) -> None:
         raise UsageError(f"--out {out}: cannot write in it (permission denied)")
 
 
+def _keep_ratings(folder: str) -> None:
+    """Rate the games recorded since the last report into the store, a chunk at a time, where
+    the folder can be written (otherwise the report rates them, and keeps nothing)."""
+    from ops.tournament.ratings import update
+    from ops.tournament.store import STORE, StorageError, StoreError
+
+    path = Path(folder) / STORE
+    if path.is_file() and os.access(path, os.W_OK) and os.access(folder, os.W_OK):
+        try:
+            update(folder)
+        except (StoreError, StorageError):  # busy past the wait, or not writable after all: the report rates them
+            pass
+
+
 def _cmd_tournament_report(args: argparse.Namespace) -> int:
     from ops.tournament.report import build_report, format_text
     from ops.tournament.store import Store
@@ -459,6 +469,7 @@ def _cmd_tournament_report(args: argparse.Namespace) -> int:
     if args.output and args.format != "html":
         raise UsageError("--output is for --format html")
     target = Path(args.output or Path(args.dir) / "report.html")
+    _keep_ratings(args.dir)
     store = Store(args.dir, read_only=True)
     if args.format == "html":
         _check_output(target, "--output")

@@ -251,13 +251,13 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
     store = Store(out)
     try:
         _check_meta(store, spec)
-        done = store.recorded()
+        before = store.recorded_below(spec.games)  # one aggregate: a finished run reads no rows
+        done = store.recorded() if before < spec.games else set()
     finally:
         store.close()  # held only while recording a batch from here on: reports can read meanwhile
     recorder = Recorder(out, budget=ByteBudget(faults["store"]) if "store" in faults else None)
     pool = None
     try:
-        before = sum(1 for i in done if i < spec.games)
         t0 = time.perf_counter()
         if on_progress:
             on_progress(before, spec.games)
