@@ -8,7 +8,7 @@ out) and *survives* when they pass. Each test selection is first run unmutated: 
 fails as it is counts none of its mutants. Prints each mutant's fate and the kill rate per area and
 overall. Not part of CI (a few minutes of CPU per area).
 
-    python -m ops.bench.mutants [--area bus] [--only NAME ...] [--list] [--worktree] [--jobs 2] [--json out.json]
+    python -m ops.bench.mutants [--area bus] [--only NAME ...] [--tests PATH ...] [--list] [--worktree] [--json out.json]
 """
 
 from __future__ import annotations
@@ -54,11 +54,11 @@ T_DIP_RULES = "tests/diplomacy/test_map_invariants.py tests/diplomacy/test_rules
 T_WW_RULES = "tests/werewolves/test_rules.py"
 T_RISK_RULES = "tests/risk/test_rules.py"
 T_DOM_RULES = "tests/dominoes/test_rules.py"
-T_LOG = "tests/test_log.py tests/test_log_index_crc.py tests/test_verify_wrong_game.py"
+T_LOG = "tests/test_log.py tests/test_log_index_crc.py tests/test_verify_wrong_game.py tests/test_log_torn_frames.py"
 T_BUS = "tests/test_bus_fifo_model.py tests/test_bus.py"
-T_LIMITS = "tests/hostile/test_limits_bus.py"
+T_LIMITS = "tests/hostile/test_limits_edges.py tests/hostile/test_limits_bus.py"
 T_ALPHA = "tests/test_president_honesty.py tests/test_alpha.py"
-T_VERIFY = "tests/test_log.py tests/test_verify_wrong_game.py tests/test_log_index_crc.py tests/test_fork.py"
+T_VERIFY = "tests/test_verify_verdicts.py tests/test_log.py tests/test_verify_wrong_game.py tests/test_log_index_crc.py tests/test_fork.py"
 T_SPEC = "tests/tournament/test_spec.py tests/tournament/test_store_report.py"
 T_CLI = "tests/test_cli.py"
 
@@ -152,21 +152,21 @@ MUTANTS: list[Mutant] = [
       T_ALPHA),
     m("actors: every actor's generator the same stream", "actors/actor.py",
       ('    return random.Random(f"detente/{seed}/{address}")\n', '    return random.Random(f"detente/{seed}")\n'),
-      "tests/test_alpha.py tests/conformance/test_agents.py"),
+      "tests/test_actor_rng.py tests/test_alpha.py"),
     m("hanabi agents: direct play stops after one step", "actors/hanabi/policies.py",
       ("    for _ in range(game.max_steps + 1):", "    for _ in range(2):"), "tests/hanabi/test_agents.py"),
     m("referee: no step bound", "actors/referee.py",
       ("            if self.step >= self.game.max_steps:\n", "            if False:\n"),
-      "tests/conformance/test_rules_library.py tests/test_faults.py"),
+      "tests/test_verify_verdicts.py tests/conformance/test_rules_library.py"),
     # replay/ -----------------------------------------------------------------------------------
     m("verify: a record's last byte not compared", "replay/verify.py",
       ("        if payload != self.recorded[self.n]:\n", "        if payload[:-1] != self.recorded[self.n][:-1]:\n"), T_VERIFY),
     m("verify: a missing seq not named", "replay/verify.py",
       ("        if record[\"seq\"] != expected:\n", "        if record[\"seq\"] < expected:\n"), T_VERIFY),
-    m("verify: a rerun that ends early passes", "replay/verify.py",
-      ("    if sink.n != len(log.records):\n", "    if sink.n > len(log.records):\n"), T_VERIFY),
-    m("verify: a game without game_end passes", "replay/verify.py",
-      ("    if not log.complete:\n", "    if False:\n"), T_VERIFY),
+    m("verify: a rerun past the recorded end reads beyond it", "replay/verify.py",
+      ("        if self.n >= len(self.recorded):\n", "        if self.n > len(self.recorded):\n"), T_VERIFY),
+    m("fold: the state at a seq leaves that record out", "replay/fold.py",
+      ("        if at is not None and seq > at:\n", "        if at is not None and seq >= at:\n"), T_VERIFY),
     m("verify: a fork that changes no seat passes", "replay/verify.py",
       ("    if fork is not None and fork[\"before\"] == log.header[\"agents\"]:\n", "    if False:\n"), T_VERIFY),
     m("fold: digests not checked", "replay/fold.py",
@@ -183,18 +183,19 @@ MUTANTS: list[Mutant] = [
       ('        seated = seats if self.seating == "fixed" else rotate_teams(seats, self.teams(), index)\n',
        "        seated = seats\n"), T_SPEC),
     m("tournament: a rerun plays recorded games again", "ops/tournament/runner.py",
-      ("        if i not in done:\n", "        if True:\n"), "tests/tournament/test_store_report.py"),
+      ("        if i not in done:\n", "        if True:\n"), "tests/tournament/test_pending_batches.py tests/tournament/test_store_report.py"),
     m("report: the Wilson interval without its continuity term", "ops/tournament/report.py",
       ("    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)\n",
        "    half = Z95 * math.sqrt(p * (1 - p) / n) / (1 + z2 / n)\n"), T_SPEC + " tests/tournament/test_report_pages.py"),
     m("report: mean rank interval from the population variance", "ops/tournament/report.py",
-      ("    var = sum((v - mean) ** 2 for v in values) / (n - 1)\n", "    var = sum((v - mean) ** 2 for v in values) / n\n"),
+      ("    var = math.fsum(c * (v - mean) ** 2 for v, c in pairs) / (n - 1)\n",
+       "    var = math.fsum(c * (v - mean) ** 2 for v, c in pairs) / n\n"),
       T_SPEC + " tests/tournament/test_report_pages.py"),
     m("cli: verify of a failing game exits 0", "ops/cli.py",
       ("            print(f\"FAIL: {name}{verdict.message}\", file=sys.stderr)\n            return EXIT_FAILED\n",
        "            print(f\"FAIL: {name}{verdict.message}\", file=sys.stderr)\n            return 0\n"), T_CLI),
     m("files: the old file kept after a good write", "ops/files.py",
-      ("        os.replace(tmp, target)\n", "        os.unlink(tmp)\n"), "tests/test_cli.py tests/hostile/test_cli_why.py"),
+      ("        os.replace(tmp, target)\n", "        os.unlink(tmp)\n"), "tests/test_files.py tests/test_cli.py"),
 ]
 
 
@@ -295,9 +296,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worktree", action="store_true", help="copy the working tree (uncommitted files too), not HEAD")
     parser.add_argument("--keep", action="store_true", help="keep the temporary copy")
     parser.add_argument("--json", help="write every mutant's fate here")
+    parser.add_argument("--tests", nargs="+", help="run these tests for every chosen mutant instead of its area's "
+                        "(does one test alone catch a bug?)")
     args = parser.parse_args(argv)
     chosen = [x for x in MUTANTS if (not args.area or x.area in args.area)
               and (not args.only or any(o in x.name for o in args.only))]
+    if args.tests:
+        chosen = [Mutant(x.name, x.file, x.edits, tuple(args.tests)) for x in chosen]
     base = Path(tempfile.mkdtemp(prefix="detente-mutants-"))
     copy = base / "repo"
     try:
