@@ -518,10 +518,9 @@ def _no_nan(value):
 
 
 def _cmd_fork(args: argparse.Namespace) -> int:
-    from actors.match import play
     from actors.registry import parse_lineup
     from bus.log import LogWriter
-    from replay.fork import ForkError, fork_header
+    from replay.fork import ForkError, fork_header, play_fork
 
     game, _ = _load_game(args.log, args.game)
     if not game.complete:
@@ -539,7 +538,7 @@ def _cmd_fork(args: argparse.Namespace) -> int:
     with _output(path, "--out") as f:
         writer = LogWriter(f)
         writer.header(header)
-        result = play(header, writer)
+        result = play_fork(game, header, writer)
         writer.end_game()
     print(f"forked {header['fork']['from']} at seq {header['fork']['at']}: {result.end.summary}")
     print(f"log: {path} ({result.records} records)")

@@ -2,7 +2,9 @@
 
 "What if the Intelligence Office had been switched on here?" The fork's header holds the
 original lineup, the new one and the switch point, so the forked log is self-contained: it
-replays and verifies like any other (the prefix is re-played with the original agents).
+replays and verifies like any other (the prefix is re-played with the original agents). The
+prefix posts what the wall clock decided in the original (a seat retired for overrunning its
+time) where it was decided, as verify does, instead of asking the agent again (`play_fork`).
 """
 
 from __future__ import annotations
@@ -51,3 +53,13 @@ def fork_header(log: GameLog, at: int, agents: list[AgentSpec]) -> dict[str, Any
         "fork": {"from": header["game_id"], "at": switch, "before": before},
         "env": environment_of(header["game"]),  # the fork is made here, whatever made the original
     }
+
+
+def play_fork(log: GameLog, header: dict[str, Any], sink: Any):
+    """Play the fork `header` (from `fork_header(log, ...)`) into `sink`: the original's
+    wall-clock decisions before the switch are posted where they were made, never re-asked of
+    an agent that may hang (actors.match.wall_clock_decisions)."""
+    from actors.match import play
+
+    switch = header["fork"]["at"]
+    return play(header, sink, decided=[r for r in log.records if r["seq"] < switch])

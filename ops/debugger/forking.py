@@ -18,7 +18,7 @@ from games.registry import get_game
 from ops.debugger.game import DebugError, DebugGame
 from ops.files import replacing
 from ops.tournament.spec import check_agents
-from replay.fork import ForkError, fork_header
+from replay.fork import ForkError, fork_header, play_fork
 
 FORKS = "forks"  # the folder of OUT the forks go to
 MAX_SPEC = 200  # characters of one seat's agent spec
@@ -65,7 +65,7 @@ def fork_game(game: DebugGame, at: Any, seats: Any, out: Path) -> dict[str, Any]
     if not _BUSY.acquire(blocking=False):
         raise DebugError("another fork is running: try again when it is done", 409)
     try:
-        path = _write(header, out)
+        path = _write(game.log, header, out)
     finally:
         _BUSY.release()
     fork = _read(path)
@@ -74,9 +74,7 @@ def fork_game(game: DebugGame, at: Any, seats: Any, out: Path) -> dict[str, Any]
             "summary": fork.records[-1]["msg"].get("summary") if fork.complete else None}
 
 
-def _write(header: dict[str, Any], out: Path) -> Path:
-    from actors.match import play
-
+def _write(original: GameLog, header: dict[str, Any], out: Path) -> Path:
     folder = (out / FORKS).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     stem = _SAFE.sub("_", str(header["game_id"]))[:120] or "fork"
@@ -86,7 +84,7 @@ def _write(header: dict[str, Any], out: Path) -> Path:
     with replacing(target) as f:
         writer = LogWriter(f)
         writer.header(header)
-        play(header, writer)
+        play_fork(original, header, writer)
         writer.end_game()
     return target
 

@@ -233,6 +233,31 @@ def test_decision_timeout_retires_the_seat_and_replay_never_calls_it(monkeypatch
     _verified(log, within=5)  # a hanging agent: verify would hang if it called it
 
 
+def test_a_fork_after_a_timeout_retirement_never_calls_the_hung_agent(monkeypatch):
+    """The fork's prefix posts the recorded retirement where it was made (replay.fork.play_fork),
+    as verify does: re-asking the agent that hung would hang the fork."""
+    from replay.fork import fork_header, play_fork
+
+    _, log = _play(monkeypatch, _solo(Hang), decision_seconds=0.3)
+    retired_at = next(r["seq"] for r in log.records if r["msg"]["kind"] == "retire")
+    lineup = [AgentSpec.model_validate(a) for a in log.header["agents"]]
+    lineup[0] = AgentSpec(name="random", options={"offices": ""})
+    header = fork_header(log, retired_at + 1, lineup)
+    buf = io.BytesIO()
+    writer = LogWriter(buf)
+    writer.header(header)
+    t0 = time.monotonic()
+    result = play_fork(log, header, writer)
+    writer.end_game()
+    assert time.monotonic() - t0 < 10, "the fork waited on the hung agent"
+    fork = parse_log(buf.getvalue()).games[0]
+    assert result.retired == {BAD: "no answer within 0.3 s"}
+    strip = lambda r: {k: v for k, v in r.items() if k != "game"}  # noqa: E731
+    switch = header["fork"]["at"]
+    assert [strip(r) for r in fork.records[:switch]] == [strip(r) for r in log.records[:switch]]
+    _verified(fork, within=5)
+
+
 def test_game_budget_aborts_and_blames_the_slow_seat(monkeypatch):
     result, log = _play(monkeypatch, _solo(Sleepy, seconds=10), game_seconds=0.5)
     end = log.records[-1]["msg"]
