@@ -19,6 +19,7 @@ limits below; deltas that apply to what came before. With `check` (the default o
 `read_game_at`, and what `GameLog.check` does for a game read without it): the typed header
 (bus.header, the game's options validated by the game), every record a valid message of its game,
 seqs strictly increasing, each cause before its effect, every record of the header's game.
+`read_game_head` reads the start of one game only, with the same checks (a checked prefix).
 
 LIMITS of one game, whatever a file claims (ours; real games are far below: the largest we know,
 a 6-player Risk game of 200 rounds, is 9.4 MiB of frames and takes 80 MiB to read, 107 MiB charged):
@@ -38,7 +39,7 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 from bus.codec import FORMAT_VERSION, PRESIZE_SLOTS, Budget, RecordCodec, pack
 from bus.errors import (
@@ -57,7 +58,8 @@ from bus.errors import (
 from bus.header import check_header, check_message, check_record
 
 __all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "LogError", "BadFrame",
-           "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at"]
+           "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at",
+           "read_game_head"]
 
 MAGIC = b"DETENTE-LOG\n"
 _FRAME = struct.Struct("<II")
@@ -237,12 +239,18 @@ def _kind(payload: bytes) -> str:
 
 # --- games -------------------------------------------------------------------------------------
 
+class _Enough(Exception):
+    """A reader asked for the start of a game only (`until`) has read it: not a BadFrame."""
+
+
 class _Reader:
     """Builds games from frames in file order, checking each frame as it comes (raises BadFrame)."""
 
-    def __init__(self, check: bool, expect: str | None = None):
+    def __init__(self, check: bool, expect: str | None = None,
+                 until: Callable[[dict[str, Any]], bool] | None = None):
         self.check = check
         self.expect = expect  # the game id the index promised (read_game_at)
+        self.until = until  # read_game_head: _Enough after the first record (checked) it is true of
         self.games: list[GameLog] = []
         self.open: GameLog | None = None  # the plain game records go to
 
@@ -284,6 +292,8 @@ class _Reader:
                 game.add(item, offset, payload)
             except BadFrame as exc:
                 raise exc.at(offset, item.get("seq") if type(item.get("seq")) is int else None) from None
+            if self.until is not None and self.until(game.records[-1]):
+                raise _Enough
             return
         if game.complete:
             raise BadRecord(offset, "record after game_end", seq=item.get("seq") if type(item.get("seq")) is int else None)
@@ -297,6 +307,8 @@ class _Reader:
         game.records.append(record)
         game.offsets.append(offset)
         game.payloads.append(payload)
+        if self.until is not None and self.until(record):
+            raise _Enough
 
     @staticmethod
     def _count(game: GameLog, offset: int, payload: bytes) -> None:
@@ -467,13 +479,28 @@ def read_game_at(path: str | Path, offset: int, game_id: str | None = None,
             raise LogError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _game_at(f: BinaryIO, name: str, offset: int, game_id: str | None, check: bool) -> tuple[GameLog, BadFrame | None]:
+def read_game_head(path: str | Path, offset: int, until: Callable[[dict[str, Any]], bool],
+                   game_id: str | None = None) -> tuple[GameLog, BadFrame | None]:
+    """The start of the game at `offset`, found and checked exactly as `read_game_at` finds and
+    checks it, read up to and including its first record `until(record)` is true of (all of the
+    game if none is). For showing a long game's start before the rest is read: the records are a
+    checked prefix; the frames after them are not read, so a bad one there is not reported (the
+    returned BadFrame is one met before `until` was)."""
+    with _open(path, "log file") as f:
+        try:
+            return _game_at(f, Path(path).name, offset, game_id, True, until)
+        except OSError as exc:
+            raise LogError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _game_at(f: BinaryIO, name: str, offset: int, game_id: str | None, check: bool,
+             until: Callable[[dict[str, Any]], bool] | None = None) -> tuple[GameLog, BadFrame | None]:
     if f.read(len(MAGIC)) != MAGIC:
         raise NotALog(f"{name}: not a detente log segment (bad magic)")
     if type(offset) is not int or offset < len(MAGIC):
         raise WrongGame(None, f"{name}: offset {offset} is not the start of a game")
     f.seek(offset)
-    reader = _Reader(check, expect=game_id)
+    reader = _Reader(check, expect=game_id, until=until)
     pos = offset
     try:
         for pos, payload in _frames(f, offset):
@@ -488,6 +515,8 @@ def _game_at(f: BinaryIO, name: str, offset: int, game_id: str | None, check: bo
                 return game, None if game.complete else BadFrame(pos, "packed game ends before game_end")
             if game.complete:
                 return game, None
+    except _Enough:  # read_game_head: the start asked for is read (and checked)
+        return reader.games[0], None
     except BadFrame as bad:
         if not reader.games:
             raise type(bad)(bad.offset, f"{bad.reason} (in {name})" if name not in bad.reason else bad.reason, bad.seq) from None

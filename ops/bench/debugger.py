@@ -4,9 +4,11 @@
         [--store DIR] [--list-only] [--json OUT]
 
 - time to first board: a 7-power AlphaDip game (a multi-MB log; played here with --max-year
-  unless --log names one), from a cold server to the first board: open the source (read the
-  log), then the game's meta (the index: one walk with fold snapshots) and the board at its
-  first seq. Goal <= 1 s.
+  unless --log names one), from a cold server to the first board, as the page asks for it: open
+  the source (a log file: its first game's start), /api/source, then /api/game/ID/head (the board
+  drawn from the game's start alone, while the server reads the rest). Goal <= 1 s. Then, for the
+  record, the whole game ready: its meta (the log read and checked whole, the index: one walk with
+  fold snapshots) and the board at its first seq; and a seat's first board from another cold server.
 - one step: the viewer's requests for one step (board, messages around the seq, KB detail) at
   random seqs of that game, warm. Goal <= 50 ms.
 - the game list of a large store: a tournament store of --games synthetic rows written with
@@ -61,28 +63,29 @@ def play_game(path: Path, max_year: int, seed: int) -> None:
         writer.end_game()
 
 
-def first_board(log: Path, out: Path) -> dict[str, Any]:
+def first_board(log: Path, out: Path, player: int | None = None) -> dict[str, Any]:
+    from ops.debugger.server import DebugServer
     from ops.debugger.source import open_source
 
+    view = "" if player is None else f"?player={player}"
     t0 = time.perf_counter()
     source = open_source(log)
-    t_read = time.perf_counter()
-    from ops.debugger.server import DebugServer
-
+    t_open = time.perf_counter()
     server = DebugServer(source, port=0, out=out)
     server.start()
     try:
-        gid = source.first_game()
-        meta = _get(server.port, f"/api/game/{gid}")
-        t_meta = time.perf_counter()
-        board = _get(server.port, f"/api/game/{gid}/at/{meta['first']}")
+        gid = _get(server.port, "/api/source")["first"]
+        head = _get(server.port, f"/api/game/{gid}/head{view}")
         t_board = time.perf_counter()
+        meta = _get(server.port, f"/api/game/{gid}{view}")
+        at = _get(server.port, f"/api/game/{gid}/at/{meta['first']}{view}")
+        t_all = time.perf_counter()
     finally:
         server.shutdown()
         server.server_close()
-    return {"log_bytes": log.stat().st_size, "records": meta["records"], "read_s": t_read - t0,
-            "index_and_meta_s": t_meta - t_read, "board_s": t_board - t_meta, "first_board_s": t_board - t0,
-            "board_bytes": len(board["board"])}
+    assert at["board"] == head["board"], "the first board from the start alone is the indexed game's"
+    return {"log_bytes": log.stat().st_size, "records": meta["records"], "open_s": t_open - t0,
+            "first_board_s": t_board - t0, "board_bytes": len(head["board"]), "whole_game_s": t_all - t0}
 
 
 def steps(log: Path, out: Path, n: int, seed: int) -> dict[str, Any]:
@@ -209,9 +212,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _game_figures(log: Path, tmp_path: Path, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
     first = first_board(log, tmp_path / "out")
+    seat = first_board(log, tmp_path / "out", player=3)
+    first["player_first_board_s"], first["player_whole_game_s"] = seat["first_board_s"], seat["whole_game_s"]
     print(f"time to first board: {first['first_board_s']:.3f} s (goal <= 1 s) for {first['log_bytes'] / 1e6:.1f} MB, "
-          f"{first['records']} records: read {first['read_s']:.3f} s, index and meta {first['index_and_meta_s']:.3f} s, "
-          f"board {first['board_s']:.3f} s")
+          f"{first['records']} records (source opened in {first['open_s']:.3f} s); the whole game ready (read, "
+          f"checked, indexed) {first['whole_game_s']:.3f} s; player 3's view: first board {seat['first_board_s']:.3f} s, "
+          f"whole {seat['whole_game_s']:.3f} s")
     step = steps(log, tmp_path / "out", args.steps, args.seed)
     print(f"one step (board + messages + KB detail): median {step['median_s'] * 1000:.1f} ms, "
           f"p95 {step['p95_s'] * 1000:.1f} ms, max {step['max_s'] * 1000:.1f} ms (goal <= 50 ms); "

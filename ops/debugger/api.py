@@ -1,7 +1,10 @@
 """The debugger's JSON API: routes to answers, every error a 4xx with one line (never a traceback).
 
-    GET  /api/source                                  what is served (kind, name, first game)
+    GET  /api/source                                  what is served (kind, name, first game, games if known)
     GET  /api/games?agent=&seat=&winner=&min_steps=&max_steps=&errors=&q=&offset=&limit=
+    GET  /api/game/ID/head?player=N&seq=S             the players and the board at S (default: the view's
+                                                      first record), from the game's start alone: the first
+                                                      thing the viewer draws, before the game is read whole
     GET  /api/game/ID?player=N                        players, timeline, marks, ledger, series
     GET  /api/game/ID/at/SEQ?player=N                 the board at SEQ (the game's own SVG)
     GET  /api/game/ID/messages?player=N&around=SEQ&before=&after=&actor=&kind=&channel=
@@ -37,11 +40,14 @@ class Api:
         parts = [unquote(p) for p in path.strip("/").split("/")][1:]  # after "api"
         if parts == ["source"]:
             return {"kind": self.source.kind, "name": self.source.root.name, "first": self.source.first_game(),
-                    "forks": self.out is not None}
+                    "games": self.source.count(), "forks": self.out is not None}
         if parts == ["games"]:
             return self.source.games(query, _int(query, "offset", 0), _int(query, "limit", 100))
         if len(parts) < 2 or parts[0] != "game":
             raise DebugError("no such API route", 404)
+        if parts[2:] == ["head"]:
+            seq = query.get("seq")
+            return self.source.head(parts[1], _opt_int(query, "player"), None if seq in (None, "") else _seq(seq))
         game = self.source.game(parts[1])
         seat = game.check_seat(_opt_int(query, "player"))
         rest = parts[2:]

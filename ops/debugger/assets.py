@@ -64,7 +64,7 @@ const embedded = document.getElementById("detente-data");
 const DATA = embedded ? JSON.parse(embedded.textContent) : null;
 let token = "";
 const S = {game: null, player: null, seq: null, meta: null, seqs: [], fork: null, forkMeta: null, kb: null,
-           filters: {actor: "", kind: "", channel: ""}, observer: "", busy: 0};
+           filters: {actor: "", kind: "", channel: ""}, observer: "", busy: 0, opening: 0, colours: null};
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -89,7 +89,7 @@ function lineColour(line, k) {
 }
 function colour(seat) {
   if (seat === null || seat === undefined) return "#999";
-  const own = S.meta && S.meta.colours;  // the board's own colour for the seat, where the game gives one
+  const own = S.colours;  // the board's own colour for the seat, where the game gives one
   return own && own[seat] ? own[seat] : PALETTE[seat % PALETTE.length];
 }
 function banner(text, kind) {
@@ -126,6 +126,7 @@ function gameUrl(id) { return "/api/game/" + encodeURIComponent(id); }
 const served = {
   source: () => getJSON("/api/source"),
   games: (f) => getJSON("/api/games", f),
+  head: (id, player, seq) => getJSON(gameUrl(id) + "/head", {player, seq}),
   meta: (id, player) => getJSON(gameUrl(id), {player}),
   at: (id, seq, player) => getJSON(gameUrl(id) + "/at/" + seq, {player}),
   messages: (id, player, around, f) => getJSON(gameUrl(id) + "/messages", {player, around, before: 40, after: 40, ...f}),
@@ -262,12 +263,22 @@ async function loadList(offset) {
 async function openGame(id, player, seq) {
   $("list").classList.add("hidden");
   $("viewer").classList.remove("hidden");
-  S.game = id; S.player = player; S.fork = null; S.forkMeta = null;
+  S.game = id; S.player = player; S.fork = null; S.forkMeta = null; S.meta = null;
   $("compare").classList.remove("on");
+  const ticket = ++S.opening;
+  if (!DATA) {
+    // the first board comes from the game's start alone, while the server reads the rest
+    const target = seq === null || seq === undefined || seq === "" || !Number.isInteger(Number(seq)) ? null : Number(seq);
+    try { showHead(await api.head(id, player, target)); }
+    catch (e) { banner(e.message); $("viewer").classList.add("hidden"); return; }
+    if (ticket !== S.opening) return;
+  }
   let meta;
   try { meta = await api.meta(id, player); }
   catch (e) { banner(e.message); $("viewer").classList.add("hidden"); return; }
+  if (ticket !== S.opening) return;
   S.meta = meta;
+  S.colours = meta.colours;
   banner(meta.warning ? "the log is damaged: " + meta.warning + " (the valid prefix is shown)" : "", "warn");
   $("title").textContent = meta.game + " game " + meta.game_id + (meta.fork ? " (fork of " + meta.fork.from + (meta.fork.at !== undefined ? " at seq " + meta.fork.at : "") + ")" : "");
   buildViews(meta);
@@ -280,6 +291,17 @@ async function openGame(id, player, seq) {
   let target = seq === null || seq === undefined || seq === "" ? meta.first : Number(seq);
   if (!Number.isInteger(target)) { banner("seq " + seq + " is not a number"); target = meta.first; }
   await go(target, true);
+}
+function showHead(h) {
+  S.colours = h.colours;
+  $("title").textContent = h.game + " game " + h.game_id + (h.fork ? " (fork of " + h.fork.from + (h.fork.at !== undefined ? " at seq " + h.fork.at : "") + ")" : "");
+  $("board").innerHTML = h.board || "<p class='muted'>(this game has no board)</p>";
+  scalable($("board"));
+  $("board").setAttribute("data-seq", h.seq);
+  $("phase-now").textContent = (h.phase || "") + " · seq " + h.seq + " · reading the rest of the game ...";
+  buildPlayers(h);
+  for (const id of ["timeline", "charts-body", "messages-body", "ledger-body", "detail"]) $(id).replaceChildren();
+  document.body.setAttribute("data-head-seq", h.seq);
 }
 function buildViews(meta) {
   const sel = $("view");
@@ -308,6 +330,7 @@ function buildPlayers(meta) {
       "p" + p.seat + " " + p.name + " " + p.agent + (p.role ? " [" + p.role + "]" : "")));
   }
   if (meta.outcome) box.append(el("div", {class: "muted", text: "end: " + meta.outcome.summary}));
+
 }
 function buildPhases(meta) {
   const sel = $("phase");
@@ -648,7 +671,7 @@ async function route() {
     return;
   }
   if (!h.game) {
-    if (S.sourceKind === "log" && S.first && S.single) { location.hash = "#game=" + encodeURIComponent(S.first); return; }
+    if (S.sourceKind === "log" && S.first && S.single !== false) { location.hash = "#game=" + encodeURIComponent(S.first); return; }
     S.meta = null;
     return showList();
   }
@@ -664,9 +687,11 @@ async function start() {
     try {
       const src = await api.source();
       S.sourceKind = src.kind; S.first = src.first; S.forks = src.forks && !!token;
-      const list = await api.games({limit: 2});
-      S.single = list.total === 1;
-      $("home").classList.toggle("hidden", S.single && src.kind === "log");
+      // a log file's games are counted once the server has read it: its first game opens at once
+      S.single = src.games === null || src.games === undefined ? null : src.games === 1;
+      $("home").classList.toggle("hidden", src.kind === "log" && S.single !== false);
+      if (src.kind === "log" && S.single === null)
+        api.games({limit: 2}).then((list) => { S.single = list.total === 1; $("home").classList.toggle("hidden", S.single); }).catch(() => {});
     } catch (e) { banner(e.message); }
   } else { $("home").classList.add("hidden"); }
   await route();

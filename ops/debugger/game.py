@@ -10,6 +10,10 @@ The index is one walk over the log (replay/walk.py): it keeps a clone of the sta
 `SNAPSHOT_EVERY` state changes, the seq of every change, the phase labels and the chart values;
 the state at any seq is then the nearest snapshot plus at most SNAPSHOT_EVERY - 1 records, so a
 step never refolds the game. Answers for one view are computed on first use and cached.
+
+A view's first board (`head`) is also drawn from the start of a game alone (`head_of`, over what
+bus.log.read_game_head reads), so that the viewer shows it before the whole log is read, checked
+and indexed; it is the same answer the indexed game gives (`DebugGame.head`).
 """
 
 from __future__ import annotations
@@ -421,15 +425,19 @@ class DebugGame:
     def players_info(self, seat: int | None) -> list[dict[str, Any]]:
         """Every seat: address, public name, agent spec; roles only in the omniscient view."""
         end = self.records[-1]["msg"] if self.records and self.log.complete else {}
-        roles = end.get("roles") if seat is None else None
-        out = []
-        for s, agent in enumerate(self.header.get("agents") or ()):
-            entry = {"seat": s, "address": player_address(s), "name": self.seat_names[s] if s < len(self.seat_names) else "",
-                     "agent": spec_text(agent)}
-            if roles and s < len(roles):
-                entry["role"] = roles[s]
-            out.append(entry)
-        return out
+        return players_of(self.header, self.seat_names, end.get("roles") if seat is None else None)
+
+    def head(self, seat: int | None, target: int | None = None) -> dict[str, Any]:
+        """The view's first answer: who plays, and the board at `target` (None: at the view's
+        first record), as `head_of` draws it from the game's start alone."""
+        self.check_seat(seat)
+        seqs = self.view_seqs(seat)
+        if not seqs:
+            raise DebugError(f"player {seat} observed no record", 404)
+        seq = seqs[0] if target is None or target < seqs[0] else self.check_seq(min(target, seqs[-1]), seat)
+        at = self.at(seq, seat)
+        return {**view_title(self.header, seat, self.seat_names, self.seat_colours),
+                "seq": at["seq"], "phase": at["phase"], "board": at["board"]}
 
     def meta(self, seat: int | None) -> dict[str, Any]:
         """Everything the viewer needs once: players, timeline, marks, series, scales."""
@@ -439,21 +447,17 @@ class DebugGame:
         if end is not None and seat is None:
             outcome = {"summary": end.get("summary"), "winners": end.get("winners"), "returns": end.get("returns")}
         seqs = self.view_seqs(seat)
-        fork, warning = self.header.get("fork"), self.warning
-        if seat is not None:  # nothing that names or counts records the seat did not observe
-            fork = {"from": fork.get("from")} if isinstance(fork, dict) else None
-            warning = "the log stops early" if warning else None
+        warning = self.warning if seat is None or not self.warning else "the log stops early"
         return {
-            "game_id": self.id, "game": self.game, "origin": self.origin,
+            **view_title(self.header, seat, self.seat_names, self.seat_colours),
+            "players": self.players_info(seat), "origin": self.origin,
             # the seed replays the whole game, every hidden card and role with it: the omniscient view's only
-            "seed": self.header.get("seed") if seat is None else None,
-            "options": self.header.get("options"), "fork": fork, "player": seat,
-            "players": self.players_info(seat), "first": seqs[0] if seqs else 0, "last": seqs[-1] if seqs else -1,
+            "seed": self.header.get("seed") if seat is None else None, "options": self.header.get("options"),
+            "first": seqs[0] if seqs else 0, "last": seqs[-1] if seqs else -1,
             "records": len(seqs), "seqs": seqs, "complete": self.log.complete,
             "warning": warning, "phases": self.phases_of(seat), "marks": self.marks(seat),
             "beliefs": self.beliefs(seat), "charts": self.chart_points if seat is None else [],
             "ledger": self.ledger(seat), "outcome": outcome, "has_board": self._board is not None,
-            "colours": self.seat_colours,
         }
 
     def at(self, seq: int, seat: int | None) -> dict[str, Any]:
@@ -464,6 +468,69 @@ class DebugGame:
         phases = self.phases_of(seat)
         k = bisect.bisect_right([p["seq"] for p in phases], seq) - 1
         return {"seq": seq, "phase": phases[k]["label"] if k >= 0 else None, "board": self.board(seq, seat)}
+
+
+def players_of(header: dict[str, Any], names: list[str], roles: Any = None) -> list[dict[str, Any]]:
+    """Every seat of a game: address, public name, agent spec (and its role, where given)."""
+    out = []
+    for s, agent in enumerate(header.get("agents") or ()):
+        entry = {"seat": s, "address": player_address(s), "name": names[s] if s < len(names) else "",
+                 "agent": spec_text(agent)}
+        if roles and s < len(roles):
+            entry["role"] = roles[s]
+        out.append(entry)
+    return out
+
+
+def view_title(header: dict[str, Any], seat: int | None, names: list[str], colours: list[str] | None) -> dict[str, Any]:
+    """What names a view of a game: id, game, fork, the view, the seats (without roles), their colours."""
+    fork = header.get("fork")
+    if seat is not None and isinstance(fork, dict):  # where it was forked is a seq the seat may not have seen
+        fork = {"from": fork.get("from")}
+    return {"game_id": str(header.get("game_id")), "game": header.get("game"), "fork": fork, "player": seat,
+            "players": players_of(header, names), "colours": colours}
+
+
+def head_until(seat: int | None, target: int | None) -> Callable[[dict[str, Any]], bool]:
+    """For bus.log.read_game_head: the start of a game is read once it holds the view's board at
+    `target` (a record the view observed, at or past `target`; None: its first record)."""
+    seen = False
+
+    def until(record: dict[str, Any]) -> bool:
+        nonlocal seen
+        seen = seen or observed(record, seat)
+        return seen and (target is None or record["seq"] >= target)
+    return until
+
+
+def head_of(log: GameLog, seat: int | None, target: int | None = None) -> dict[str, Any]:
+    """`DebugGame.head`'s answer from the start of a game alone (what `head_until` reads): the
+    board after the view's last record at or before `target` (its first if it has none there)."""
+    header = log.header
+    players = len(header.get("agents") or ())
+    if seat is not None and not 0 <= seat < players:
+        raise DebugError(f"player {seat} is not a seat (players 0..{players - 1})", 404)
+    mine = [i for i, r in enumerate(log.records) if observed(r, seat)]
+    if not mine:
+        raise DebugError("the game has no records" if seat is None else f"player {seat} observed no record", 404)
+    upto = [i for i in mine if target is not None and log.records[i]["seq"] <= target]
+    pos = upto[-1] if upto else mine[0]
+    plugin = get_plugin(header.get("game"))
+    found = hooks(plugin.board)
+    state = initial_state(header)
+    names = [str(n) for n in found["seat_names"](state)] if "seat_names" in found else ["" for _ in range(players)]
+    colours = [str(c) for c in found["seat_colours"](state)] if "seat_colours" in found else None
+    for record in log.records[: pos + 1]:
+        apply_record(state, record["msg"])
+    seq = log.records[pos]["seq"]
+    if "phase" in found:
+        phase = found["phase"](state)
+    else:  # the index's rule: the last turn a step record named
+        turns = [r["msg"]["turn"] for r in log.records[: pos + 1] if r["msg"].get("kind") == "step"]
+        phase = f"turn {turns[-1]}" if turns else None
+    board = resolve(plugin.board)(state, seat) if plugin.board else ""
+    return {**view_title(header, seat, names, colours), "seq": seq, "phase": None if phase is None else str(phase),
+            "board": board}
 
 
 def assoc(node: Any, path: list[str], value: Any) -> dict[str, Any]:

@@ -7,6 +7,11 @@
 Games are loaded only through these (never by a path from a request), decoded once and kept in a
 small LRU cache; forks made by the server are added to the source they came from.
 
+A view's first board (`Source.head`) comes from the start of its game alone (bus.log's
+read_game_head: checked as every read is), so the viewer draws it before the game is read whole;
+a log file's source reads only its first game's start when it opens, and the rest of the file
+once, in the background, for the list and the games.
+
 Filters (the same for every source): `agent` (a seat's label or agent name), `seat` (a seat
 number or a role / power name; with `agent`, that agent in that seat), `winner` (a label or agent
 name among the winners, or `none`), `min_steps` / `max_steps` (length), `errors` (`yes` / `no`),
@@ -21,8 +26,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from bus.log import GameLog, LogError, read_game_at, read_log
-from ops.debugger.game import DebugError, DebugGame, spec_text
+from bus.log import MAGIC, GameLog, LogError, read_game_at, read_game_head, read_log
+from ops.debugger.game import DebugError, DebugGame, head_of, head_until, spec_text
 
 CACHE_GAMES = 8  # decoded games kept (a 7-power AlphaDip game of five years is ~100 MB decoded)
 MAX_FILES = 2000  # log files a folder source reads for its list
@@ -69,7 +74,37 @@ class Source:
     def _rows(self, filters: dict[str, Any], offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         raise NotImplementedError
 
+    def _where(self, game_id: str) -> tuple[Path, int] | None:
+        """The file and offset a game's start can be read at now (None: load the whole game)."""
+        return None
+
+    def count(self) -> int | None:
+        """How many games the source holds, if that is known without waiting."""
+        return None
+
     # -- shared ------------------------------------------------------------------------------
+
+    def head(self, game_id: str, seat: int | None, target: int | None = None) -> dict[str, Any]:
+        """A view's first answer (the players, the board at `target` or at the view's first
+        record) read from the start of the game alone, unless the game is loaded already."""
+        if not isinstance(game_id, str) or not game_id or len(game_id) > 300:
+            raise DebugError("no such game", 404)
+        with self._lock:
+            game = self._cache.get(game_id)
+        where = None if game is not None or game_id in self._extra else self._where(game_id)
+        if where is None:
+            return (game or self.game(game_id)).head(seat, target)
+        path, offset = where
+        try:
+            log, _ = read_game_head(path, offset, head_until(seat, target), game_id=game_id)
+        except LogError as exc:
+            raise DebugError(f"game {game_id} cannot be read: {exc}", 422) from None
+        try:
+            return head_of(log, seat, target)
+        except DebugError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a record the rules refuse (hostile, or made by other code)
+            raise DebugError(f"game {game_id} cannot be replayed: {type(exc).__name__}: {exc}", 422) from None
 
     def game(self, game_id: str) -> DebugGame:
         """The game `game_id`, decoded and indexed (cached); DebugError 404 if unknown, 422 if unreadable."""
@@ -221,7 +256,8 @@ def row_matches(row: dict[str, Any], f: dict[str, Any]) -> bool:
 
 
 class LogSource(Source):
-    """One log file."""
+    """One log file: its first game's start read when it opens (a file with none is refused), the
+    whole file read once, in the background, for the list and the games."""
 
     kind = "log"
 
@@ -229,24 +265,62 @@ class LogSource(Source):
         super().__init__(path.parent)
         self.path = path
         try:
-            logfile = read_log(path)
+            first, _ = read_game_head(path, len(MAGIC), lambda record: True)
         except LogError as exc:
-            raise SourceError(f"{path}: {exc}") from None
-        if not logfile.games:
-            raise SourceError(f"{path}: no game in log" + (f" ({logfile.bad})" if logfile.bad else ""))
-        self.bad = logfile.bad
-        self._all = [row_of(g) for g in logfile.games]
-        # the file was just read: its first games are kept rather than read again when opened
-        self._pending = {str(g.header.get("game_id")): (g, logfile.bad if g is logfile.games[-1] else None)
-                         for g in logfile.games[:CACHE_GAMES]}
+            raise SourceError(f"{path}: no game in log ({exc})") from None
+        self._first = str(first.header.get("game_id"))
+        self._read = threading.Event()
+        self._failed: LogError | None = None
+        self._all: list[dict[str, Any]] = []
+        self._offsets: dict[str, int] = {}
+        self._pending: dict[str, tuple[GameLog, LogError | None]] = {}
+        self.bad: LogError | None = None
+        threading.Thread(target=self._read_all, name="detente-debugger-read", daemon=True).start()
+
+    def _read_all(self) -> None:
+        try:
+            logfile = read_log(self.path)
+        except LogError as exc:
+            self._failed = exc
+        else:
+            self.bad = logfile.bad
+            self._all = [row_of(g) for g in logfile.games]
+            self._offsets = {str(g.header.get("game_id")): g.header_offset for g in logfile.games
+                             if g.header_offset is not None}
+            # the file was just read: its first games are kept rather than read again when opened
+            self._pending = {str(g.header.get("game_id")): (g, logfile.bad if g is logfile.games[-1] else None)
+                             for g in logfile.games[:CACHE_GAMES]}
+        finally:
+            self._read.set()
+
+    def _wait(self) -> None:
+        self._read.wait()
+        if self._failed is not None:
+            raise DebugError(f"{self.path.name}: {self._failed}", 422)
+
+    def first_game(self) -> str | None:
+        return self._first
+
+    def count(self) -> int | None:
+        return len(self._all) if self._read.is_set() and self._failed is None else None
+
+    def _where(self, game_id: str) -> tuple[Path, int] | None:
+        if game_id == self._first:
+            return self.path, len(MAGIC)
+        offset = self._offsets.get(game_id) if self._read.is_set() else None
+        return None if offset is None else (self.path, offset)
 
     def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
-        if game_id in self._pending:
-            log, bad = self._pending.pop(game_id)
+        self._wait()
+        with self._lock:
+            pending = self._pending.pop(game_id, None)
+        if pending is not None:
+            log, bad = pending
             return log, bad, self.path.name
         return _read_one(self.path, game_id)
 
     def _rows(self, filters: dict[str, Any], offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        self._wait()
         rows = [r for r in self._all if row_matches(r, filters)]
         return len(rows), rows[offset : offset + limit]
 
@@ -258,7 +332,7 @@ class FolderSource(Source):
 
     def __init__(self, path: Path):
         super().__init__(path)
-        self._where: dict[str, Path] = {}
+        self._files: dict[str, tuple[Path, int | None]] = {}
         self._all: list[dict[str, Any]] = []
         self.skipped: list[str] = []
         root = path.resolve()
@@ -273,18 +347,27 @@ class FolderSource(Source):
                 continue
             for log in logfile.games:
                 gid = str(log.header.get("game_id"))
-                if gid not in self._where:
-                    self._where[gid] = file
+                if gid not in self._files:
+                    self._files[gid] = (file, log.header_offset)
                     self._all.append(row_of(log))
             if logfile.bad is not None:
                 self.skipped.append(f"{file.relative_to(path)}: {logfile.bad}")
         if not self._all:
             raise SourceError(f"{path}: no readable game in this folder" + (f" ({self.skipped[0]})" if self.skipped else ""))
 
-    def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
-        if game_id not in self._where:
+    def count(self) -> int | None:
+        return len(self._all)
+
+    def _where(self, game_id: str) -> tuple[Path, int] | None:
+        if game_id not in self._files:
             raise DebugError(f"no game {game_id!r} in {self.root.name}", 404)
-        return _read_one(self._where[game_id], game_id)
+        file, offset = self._files[game_id]
+        return None if offset is None else (file, offset)
+
+    def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
+        if game_id not in self._files:
+            raise DebugError(f"no game {game_id!r} in {self.root.name}", 404)
+        return _read_one(self._files[game_id][0], game_id)
 
     def _rows(self, filters: dict[str, Any], offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         rows = [r for r in self._all if row_matches(r, filters)]
@@ -332,7 +415,8 @@ class StoreSource(Source):
         finally:
             store.close()
 
-    def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
+    def _locate(self, game_id: str) -> tuple[Path, Any, str]:
+        """The segment file and offset the index gives a game (inside the logs folder only)."""
         from ops.tournament.store import LOGS
 
         found = self._query(('select segment, "offset" from games where game_id = ?', [game_id]))[0]
@@ -343,6 +427,14 @@ class StoreSource(Source):
         path = (logs / str(segment)).resolve()
         if path.parent != logs:  # the index names a file outside the logs folder: refused
             raise DebugError(f"game {game_id!r}: its index entry points outside the logs folder", 422)
+        return path, offset, f"{segment}@{offset}"
+
+    def _where(self, game_id: str) -> tuple[Path, int] | None:
+        path, offset, _ = self._locate(game_id)
+        return path, offset
+
+    def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
+        path, offset, origin = self._locate(game_id)
         try:
             log, bad = read_game_at(path, offset, game_id=game_id)
         except TypeError:  # readers without the game id check
@@ -351,7 +443,7 @@ class StoreSource(Source):
             raise DebugError(f"game {game_id!r} cannot be read: {exc}", 422) from None
         if log.header.get("game_id") != game_id:
             raise DebugError(f"the index points at another game than {game_id!r}", 422)
-        return log, bad, f"{segment}@{offset}"
+        return log, bad, origin
 
     def _rows(self, filters: dict[str, Any], offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         where, params = _sql_filters(filters)

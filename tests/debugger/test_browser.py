@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,7 @@ def test_step_by_keyboard_and_by_url(browser, serve, name):
     start = changes[len(changes) // 2]
     _open(browser, f"{s.url}?token={s.token}#game={gid}&seq={start}")
     _ready(browser, start)
+    assert browser.find_element("tag name", "body").get_attribute("data-head-seq") == str(start)  # drawn first from the start
     assert browser.find_element("id", "seq").get_attribute("value") == str(start)
     _board_matches_fold(browser, log, start)
     _key(browser, "ARROW_RIGHT")
@@ -156,6 +158,30 @@ def test_errors_show_on_the_page(browser, serve):
     _ready(browser, 0)  # and the viewer still opens, at the start
     browser.get(f"{s.url}no/such/page")
     assert "no such page" in browser.find_element("id", "error").text and "Traceback" not in browser.page_source
+
+
+def test_a_corrupt_or_missing_log_is_an_error_on_the_page(browser, serve, tournament200, tmp_path):
+    import duckdb
+
+    folder = tmp_path / "t"
+    shutil.copytree(tournament200, folder)
+    db = duckdb.connect(str(folder / "results.duckdb"), read_only=True)
+    rows = db.execute('select game_id, segment, "offset" from games order by idx').fetchall()
+    db.close()
+    corrupt, segment, offset = rows[0]
+    missing = next(r for r in rows if r[1] != segment)
+    path = folder / "logs" / segment
+    raw = bytearray(path.read_bytes())
+    raw[offset + 40] ^= 0xFF  # inside the game's packed frame: its checksum fails
+    path.write_bytes(bytes(raw))
+    (folder / "logs" / missing[1]).unlink()
+    s = serve(folder)
+    _open(browser, f"{s.url}#game={corrupt}")
+    _wait(browser, lambda d: "cannot be read" in d.find_element("id", "banner").text, "an error for a corrupt log")
+    assert "checksum" in browser.find_element("id", "banner").text
+    _open(browser, f"{s.url}#game={missing[0]}")
+    _wait(browser, lambda d: "no such log" in d.find_element("id", "banner").text, "an error for a missing log")
+    assert "Traceback" not in browser.page_source and not browser.find_element("id", "viewer").is_displayed()
 
 
 def test_the_game_list_loads_and_filters_in_the_page(browser, serve, tournament200):

@@ -60,3 +60,20 @@ def test_bad_input_on_the_command_line_is_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_skipped_browser_test_fails_under_ci():
+    """Without a browser the browser tests skip; under CI=true a skipped browser test fails the run."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.debugger.conftest import ROOT
+
+    test = "tests/debugger/test_browser.py::test_errors_show_on_the_page"
+    env = {**os.environ, "DETENTE_CHROMIUM": "/nonexistent/chromium", "CI": ""}
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", test]
+    local = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert local.returncode == 0 and "1 skipped" in local.stdout, local.stdout[-2000:]
+    ci = subprocess.run(argv, cwd=ROOT, env={**env, "CI": "true"}, capture_output=True, text=True, timeout=300)
+    assert ci.returncode != 0 and "may not be skipped under CI=true" in ci.stdout, ci.stdout[-2000:]
