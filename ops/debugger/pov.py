@@ -8,7 +8,10 @@ The rule (the only one; every answer for a seat goes through it):
 - nothing else: not the referee's step, chance and talk-round records, not other seats' traffic,
   not the game_end record (whose roles may name what N never saw);
 - the board for N is the game's own renderer asked for N's view (`board(state, N)`), drawn on the
-  server, and the belief series are N's own Intelligence Office's.
+  server, and the belief series are N's own Intelligence Office's;
+- and of the records N did not observe, an answer for N names nothing, not even their seqs (a
+  cause, a phase mark, a deal event, a position: game.py says how each is placed on N's records),
+  nor the seed (which replays every hidden card and role).
 """
 
 from __future__ import annotations
