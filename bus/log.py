@@ -37,9 +37,10 @@ import io
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Iterator
 
 from bus.codec import FORMAT_VERSION, PRESIZE_SLOTS, Budget, RecordCodec, pack
 from bus.errors import (

@@ -449,8 +449,8 @@ class StoreSource(Source):
         where, params = _sql_filters(filters)
         clause = f" where {' and '.join(where)}" if where else ""
         found = self._query(
-            ("select game_id, seed, seats, agent_names, winners, roles, steps, records, errors, summary, "
-             f"count(*) over () from games{clause} order by idx limit ? offset ?", params + [limit, offset]),
+            (("select game_id, seed, seats, agent_names, winners, roles, steps, records, errors, summary, "
+              f"count(*) over () from games{clause} order by idx limit ? offset ?"), params + [limit, offset]),
             (f"select count(*) from games{clause}", params))  # only when the page is past the end
         rows = found[0]
         total = rows[0][10] if rows else found[1][0][0]

@@ -9,6 +9,7 @@ boards showing no role or card N did not know, deals only of N's side."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -44,7 +45,7 @@ def view_answers(get: Callable[[str], Any], game_id: str, seat: int | None) -> d
     details = [get(f"/api/game/{game_id}/detail/{s}{q}") for s in kb_seqs]
     # positions asked for between N's records: the answer stands at N's record before them
     shown = meta["seqs"]
-    gaps = [b - 1 for a, b in zip(shown, shown[1:]) if b - a > 1][:: max(1, len(shown) // 15)]
+    gaps = [b - 1 for a, b in itertools.pairwise(shown) if b - a > 1][:: max(1, len(shown) // 15)]
     at = [get(f"/api/game/{game_id}/at/{s}{q}") for s in gaps]
     at += [get(f"/api/game/{game_id}/detail/{s}{q}") for s in gaps[:5]]
     return {"meta": meta, "rows": rows, "records": records, "boards": boards, "details": details, "at": at}
