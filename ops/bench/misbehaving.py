@@ -103,6 +103,14 @@ def register() -> None:
             AGENTS[name] = AgentDef(name, frozenset({"werewolves"}), build, (cls.__doc__ or "").splitlines()[0])
 
 
+def unregister() -> None:
+    """Take the misbehaving agents out of the registry again (what `register` added)."""
+    from actors.registry import AGENTS
+
+    for name in MISBEHAVING:
+        AGENTS.pop(name, None)
+
+
 def ray_init_args() -> dict[str, Any]:
     """What `ray.init` needs so that every Ray worker knows the misbehaving agents."""
     return {"runtime_env": {"worker_process_setup_hook": "ops.bench.misbehaving.register"}}

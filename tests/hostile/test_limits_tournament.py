@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from ops.bench.misbehaving import MISBEHAVING, check_folder, ray_init_args, register, spec_for
+from ops.bench.misbehaving import MISBEHAVING, check_folder, ray_init_args, register, spec_for, unregister
 from ops.tournament.report import build_report, format_text
 from ops.tournament.html import format_html
 from ops.tournament.runner import run_tournament
@@ -33,6 +33,7 @@ def _ray():
              _node_ip_address="127.0.0.1", **ray_init_args())
     yield ray
     ray.shutdown()
+    unregister()  # the registry as other modules' tests expect it (every agent has a golden game)
 
 
 def _tournament(tmp_path, agent):
