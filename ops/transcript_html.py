@@ -29,8 +29,7 @@ def view_charts(beliefs: dict[str, Any]) -> list[dict[str, Any]]:
         scale = beliefs["scales"][quantity]
         top = "" if scale["hi"] is None else f"{scale['hi']:g}"
         axis = f"{quantity} ({scale['lo']:g}..{top}; higher = {scale['higher']})"
-        about = "in each other player" if all(seat_of(str(s)) is not None for s in series) else "by subject"
-        out.append({"title": f"{quantity} of {observer} {about}, by seq", "series": series,
+        out.append({"title": f"{quantity} of {observer} in each other player, by seq", "series": series,
                     "y": axis, "lo": scale["lo"], "hi": scale["hi"]})
     return out
 
