@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import re
 import struct
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 SLOTS = "lookup.slots"
 NAMES = "lookup.segments"

@@ -16,11 +16,14 @@ usable as games are added.
 
 from __future__ import annotations
 
+import functools
 import json
+import sys
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import version
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import duckdb
 
@@ -36,14 +39,17 @@ _GAMES = (f"select idx, list_transform({TEAMS}, lambda t: list_transform(t, lamb
           "from games where aborted is null and idx >= ? and idx < ? order by idx")
 
 
+@functools.cache
 def model_name() -> str:
     """What ratings depend on besides the games: the library, its version, the model and its
-    parameters. Stored ratings made under another are rated again."""
+    parameters, and the interpreter's minor version (3.12 changed how `sum()` adds floats).
+    Stored ratings made under another are rated again."""
     from openskill.models import PlackettLuce
 
     m = PlackettLuce()
     params = ", ".join(f"{k}={getattr(m, k)!r}" for k in ("mu", "sigma", "beta", "kappa", "tau", "limit_sigma", "balance"))
-    return f"openskill {version('openskill')} PlackettLuce({params})"
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return f"openskill {version('openskill')} PlackettLuce({params}) on Python {python}"
 
 
 def stride(n: int) -> int:

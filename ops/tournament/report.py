@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ops.tournament.ratings import TEAMS, from_scratch, rate_store
 from ops.tournament.store import Store

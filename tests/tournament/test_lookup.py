@@ -92,8 +92,8 @@ def test_compaction_rewrites_the_slots(tmp_path, monkeypatch):
     with Store(tmp_path, read_only=True) as store:
         where = dict(store.db.execute('select game_id, segment || \':\' || "offset" from games').fetchall())
     assert len(where) == 6 and not any(w.startswith("t-r001") for w in where.values())
-    for gid in where:
+    for gid, place in where.items():
         segment, offset = lookup.find(tmp_path, gid)
-        assert f"{segment}:{offset}" == where[gid]
+        assert f"{segment}:{offset}" == place
     _no_store_open(monkeypatch)
     assert load_game(tmp_path, "g00000004")[0].header["game_id"] == "g00000004"

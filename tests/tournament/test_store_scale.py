@@ -49,7 +49,7 @@ def test_load_by_id(folder):
 
 
 def test_resume_scan_of_the_finished_run(folder):
-    seconds, summary = bench.resume_scan(folder, GAMES)
+    _, summary = bench.resume_scan(folder, GAMES)
     assert summary.recorded_before == GAMES and summary.recorded_now == 0 and summary.runners == 0
 
 
