@@ -70,6 +70,13 @@ class LearnParams(BaseModel):
     # game-by-game scheme. 10 keeps a batch's games close to sequential ones (each changes the
     # weights little) and divides the checkpoint counts (50, 500).
     batch: int = Field(10, ge=1)
+    # Seed: "the winner's neural network is saved and used as the basis for the next game"
+    # ("winner"). "all" (ours, the default): the mean of every player's change, so the losers'
+    # boards count too. Measured (seed 1, 60-round cap, against two random-weight nets, three
+    # players): the seed's scheme only ever learns from boards that end in a win, so its value
+    # drifts towards 1 everywhere (0.95 for a board with no territory after 2,000 games) and its
+    # net wins 0.33 at 5,000 games, no better than chance; "all" wins 0.50 after 500.
+    passed_on: Literal["winner", "all"] = "all"
     # "misupdate" (ours, for the seed's "incorrectly-trained" agent): the hidden layer's
     # gradient with the wrong sign, a classic back-propagation bug; "td" is the correct update.
     update: Literal["td", "misupdate"] = "td"

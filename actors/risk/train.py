@@ -6,7 +6,9 @@ and used as the basis for the next game" (seed). Every player's network learns d
 by TD(lambda) (network.Learner) from the board at the start of each of its turns, towards 1 when
 it wins and 0 when it is eliminated; a game stopped by the turn cap gives each survivor its
 share of the territories (LearnParams.draw), and the survivor with the most territories (then
-the lowest seat; ours) passes its network on.
+the lowest seat; ours) passes its network on. Ours, the default (LearnParams.passed_on="all"):
+the mean of every player's change passes on instead, as the seed's scheme learns a value near 1
+for every board (it keeps only the learning of boards that ended in a win).
 
 Batches (ours, so games can be played side by side): games go in batches of `LearnParams.batch`
 (game g in batch g // batch); every game of a batch starts from the batch's network, and the next
@@ -83,7 +85,21 @@ def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams
         best = min(survivors, key=lambda s: (-final["owner"].count(s), s))
     info = {"game": g, "players": n, "winner": outcome.winners[0] if outcome.winners else None,
             "rounds": outcome.extra["rounds"], "passed_on": best}
+    if learn.passed_on == "all":
+        return mean_change(net, [learner.net() for learner in learners]), info
     return learners[best].net(), info
+
+
+def mean_change(base: Net, nets: Sequence[Net]) -> Net:
+    """`base` plus the mean of the nets' changes to it, each weight rounded half up (exact integers)."""
+    k = len(nets)
+
+    def one(b: int, col: tuple[int, ...]) -> int:
+        return b + (2 * (sum(col) - k * b) + k) // (2 * k)
+
+    w1 = tuple(tuple(one(b, col) for b, col in zip(base.w1[j], zip(*(n.w1[j] for n in nets))))
+               for j in range(len(base.w1)))
+    return Net(w1, tuple(one(b, col) for b, col in zip(base.w2, zip(*(n.w2 for n in nets)))))
 
 
 def merge(base: Net, passed_on: Sequence[Net]) -> Net:
@@ -197,6 +213,8 @@ def command(out: Path | str, games: int, seed: int, learn: LearnParams, params: 
         words.append(f"--max-rounds {learn.max_rounds}")
     if learn.batch != LearnParams().batch:
         words.append(f"--batch {learn.batch}")
+    if learn.passed_on != LearnParams().passed_on:
+        words.append(f"--passed-on {learn.passed_on}")
     if workers != 1:
         words.append(f"--workers {workers}")
     return " ".join(words + [f"--every {every}", f"--out {out}"])

@@ -11,7 +11,8 @@ agent's decision time, and TD training games/s with 1 and 2 workers.
   round, CPU time, the best round kept. Goal (issue 14): <= 20 ms a game.
 - stack: the same kind of games with the `random` agent through referee, bus and an in-memory log.
 - td: CPU per decision of `td` (the shipped net) in three-player games with itself, per phase,
-  played straight on the rules (actors.risk.direct: the same decisions as through the bus).
+  played straight on the rules (actors.risk.direct: the same decisions as through the bus), after
+  one warm-up game (the simulated odds are drawn once per matchup, on first use).
 - training: `detente risk train`'s games (3 to 6 players, 60-round cap, batches of 10) from the
   random network, wall time on 1 worker (this process) and on 2 worker processes (pool started
   before the clock), and the ratio; the same weights both ways (checked).
@@ -86,6 +87,8 @@ def td(games: int) -> dict[str, Any]:
         count[obs["phase"]] += 1
         return action
 
+    play([lambda obs, legal: suggest(Board(obs), legal, net, params)[0]] * 3, {"players": 3, "max_rounds": 60},
+         "bench-td/warm-up")  # the odds tables fill on first use
     rounds = 0
     for g in range(games):
         rounds += play([policy] * 3, {"players": 3, "max_rounds": 60}, f"bench-td/{g}")[1].extra["rounds"]

@@ -37,7 +37,7 @@ NETS = {"td": "trained", "td2000": "trained-2000", "mistrained": "mistrained"}  
 MAX_ROUNDS = 60  # ours: the evaluation games' turn cap (then a draw), as in training
 TWO, THREE = {"players": 2, "max_rounds": MAX_ROUNDS}, {"players": 3, "max_rounds": MAX_ROUNDS}
 # name -> (game options, the agents in lineup order); td = the shipped net (5,600 training
-# games), td2000 = its checkpoint after 2,000, mistrained = 2,000 games with the wrong update
+# games), td2000 = its checkpoint after 2,000, mistrained = 500 games with the wrong update
 PAIRINGS: dict[str, tuple[dict[str, Any], list[str]]] = {
     "heuristic-random": (TWO, ["heuristic", "random"]),
     "td-random": (TWO, ["td", "random"]),

@@ -35,6 +35,9 @@ def commands(sub: Any) -> None:
                        help="attack only for a better board (default: no, see actors/risk/params.py)")
     train.add_argument("--batch", type=int, default=None,
                        help="games that start from the same network (default 10; 1: the seed's game by game)")
+    train.add_argument("--passed-on", choices=("winner", "all"), default=None,
+                       help="what seeds the next game: the winner's net (the seed's) or every player's change "
+                            "averaged (default all, see actors/risk/params.py)")
     train.add_argument("--workers", type=int, default=1, help="processes (or Ray actors) playing a batch's games")
     train.add_argument("--backend", choices=("processes", "ray"), default="processes",
                        help="local processes, or Ray actors (a local Ray on 127.0.0.1, or --address)")
@@ -54,7 +57,7 @@ def _train(args: Any) -> int:
 
     if args.games < 1 or args.every < 1 or args.workers < 1 or (args.batch is not None and args.batch < 1):
         raise SystemExit("detente: error: --games, --every, --batch and --workers must be at least 1")
-    given = {"max_rounds": args.max_rounds, "batch": args.batch}
+    given = {"max_rounds": args.max_rounds, "batch": args.batch, "passed_on": args.passed_on}
     learn = LearnParams(update=args.update, **{k: v for k, v in given.items() if v is not None})
     params = TDParams(odds=args.odds, **({} if args.need_gain is None else {"need_gain": args.need_gain}))
     if args.games % learn.batch or args.every % learn.batch:
