@@ -8,7 +8,7 @@ without a sort. The vocabulary: `claim:T`, `place:T:n`, `trade:X,Y,Z`, `attack:F
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.risk.mapdata import CODES, NEIGHBOURS, NUM_TERRITORIES
@@ -29,6 +29,7 @@ FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
              for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
 # For each territory: (neighbour, its fortify string), neighbours in code order.
 FORTIFIES_BY_CODE = tuple(tuple((t, FORTIFIES[(f, t)]) for t, _ in ATTACKS_BY_CODE[f]) for f in range(NUM_TERRITORIES))
+NEIGHBOUR_MASK = tuple(sum(1 << t for t in NEIGHBOURS[f]) for f in range(NUM_TERRITORIES))  # bit t: a neighbour
 PARSE: dict[str, tuple[Any, ...]] = {
     **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
     **{s: ("defend", d + 1) for d, s in enumerate(DEFENDS)},
@@ -36,6 +37,18 @@ PARSE: dict[str, tuple[Any, ...]] = {
     **{s: ("fortify", f, t) for (f, t), s in FORTIFIES.items()},
     END: ("end",),
 }
+
+
+@cache
+def attack_run(f: int, targets: int, dice: int) -> tuple[str, ...]:
+    """The attacks from `f` on the neighbours in the bit mask `targets` with 1..`dice` dice, sorted."""
+    return tuple(s for t, strings in ATTACKS_BY_CODE[f] if targets >> t & 1 for s in strings[:dice])
+
+
+@cache
+def fortify_run(f: int, friends: int) -> tuple[str, ...]:
+    """The fortify moves from `f` to the neighbours in the bit mask `friends`, sorted."""
+    return tuple(s for t, s in FORTIFIES_BY_CODE[f] if friends >> t & 1)
 
 
 @lru_cache(maxsize=4096)

@@ -58,7 +58,6 @@ from pydantic import Field
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.risk.actions import (
     ATTACK_PREFIX,
-    ATTACKS_BY_CODE,
     BY_CODE,
     CLAIM_ORDER,
     CLAIMS,
@@ -66,8 +65,10 @@ from games.risk.actions import (
     DEFENDS,
     END,
     FORTIFIES,
-    FORTIFIES_BY_CODE,
+    NEIGHBOUR_MASK,
     PARSE,
+    attack_run,
+    fortify_run,
     moves,
     place,
     placements,
@@ -164,8 +165,10 @@ class RiskState(State):
         # attacker's dice count as it was, the next node's list is the same (only the attacking
         # and the attacked territory lost armies, and an enemy's armies change no attack).
         self._attacks: list[str] | None = None
-        # The current player's land in code order, this turn (None: not yet listed); replaced, never mutated.
+        # The current player's land in code order, this turn (None: not yet listed), replaced,
+        # never mutated; and as a bit mask (bit t: territory t), valid while _own is not None.
         self._own: list[int] | None = None
+        self._own_mask = 0
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -273,6 +276,7 @@ class RiskState(State):
         owner[t] = p
         if self._own is not None:
             self._own = sorted(self._own + [t], key=CODE_RANK.__getitem__)
+            self._own_mask |= 1 << t
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
         if loser != self._neutral and loser not in owner and self._eliminate(loser):
@@ -379,13 +383,14 @@ class RiskState(State):
         ph, p, owner, armies = self._phase, self._cur, self._owner, self._armies
         if ph == ATTACK:
             out = []
-            for f in self._own_land():
+            own = self._own_land()
+            others = ~self._own_mask
+            for f in own:
                 a = armies[f]
                 if a >= 2:
-                    dice = 3 if a > 3 else a - 1
-                    for t, strings in ATTACKS_BY_CODE[f]:
-                        if owner[t] != p:
-                            out += strings[:dice]
+                    targets = NEIGHBOUR_MASK[f] & others
+                    if targets:
+                        out += attack_run(f, targets, 3 if a > 3 else a - 1)
             out.append(END)  # "attack:..." < "end"
             self._attacks = out
             return out
@@ -410,11 +415,13 @@ class RiskState(State):
         elif ph == FORTIFY:
             if self._o.fortify == "adjacent":  # walked in code order: sorted as built
                 out = [END]  # "end" < "fortify:..."
-                for f in self._own_land():
+                own = self._own_land()
+                mine = self._own_mask
+                for f in own:
                     if armies[f] >= 2:
-                        for t, string in FORTIFIES_BY_CODE[f]:
-                            if owner[t] == p:
-                                out.append(string)
+                        friends = NEIGHBOUR_MASK[f] & mine
+                        if friends:
+                            out += fortify_run(f, friends)
                 return out
             out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
             out.sort()
@@ -429,17 +436,14 @@ class RiskState(State):
     def _attacks_from(self, f: int, attacks: list[str]) -> list[str]:
         """`attacks` (sorted) with f's attacks as its armies now allow: the run of strings that
         start "attack:F," replaced (sorted lists: found by bisection)."""
-        p, owner, a = self._cur, self._owner, self._armies[f]
+        self._own_land()
+        a = self._armies[f]
         prefix = ATTACK_PREFIX[f]
         lo = bisect_left(attacks, prefix)
         hi = bisect_left(attacks, prefix[:-1] + "-", lo)  # "-" follows ","
-        run: list[str] = []
-        if a >= 2:
-            dice = 3 if a > 3 else a - 1
-            for t, strings in ATTACKS_BY_CODE[f]:
-                if owner[t] != p:
-                    run += strings[:dice]
-        return attacks[:lo] + run + attacks[hi:]
+        targets = NEIGHBOUR_MASK[f] & ~self._own_mask if a >= 2 else 0
+        run = attack_run(f, targets, 3 if a > 3 else a - 1) if targets else ()
+        return attacks[:lo] + list(run) + attacks[hi:]
 
     def _own_land(self) -> list[int]:
         """The current player's territories in code order (kept for the turn, see _own)."""
@@ -447,6 +451,10 @@ class RiskState(State):
         if own is None:
             p, owner = self._cur, self._owner
             own = self._own = [t for t in BY_CODE if owner[t] == p]
+            mask = 0
+            for t in own:
+                mask |= 1 << t
+            self._own_mask = mask
         return own
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
