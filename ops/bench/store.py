@@ -14,6 +14,9 @@ log writer, so it reads, checks and verifies like the game it copies; its result
 source's row with the new id, index and segment position. No game is played to make a replica.
 
     python -m ops.bench.store [--games 1000000] [--sources 3000] [--workers 2] [--keep DIR]
+
+With `--keep DIR` the store stays in DIR; run again with the same DIR to measure it again without
+building it (each run adds its 1% of games).
 """
 
 from __future__ import annotations
@@ -220,37 +223,62 @@ def main() -> None:
     parser.add_argument("--sources", type=int, default=3000, help="games really played; the rest are replicas")
     parser.add_argument("--workers", type=int, default=2, help="processes writing replicas")
     parser.add_argument("--samples", type=int, default=200, help="games loaded by id")
-    parser.add_argument("--keep", type=Path, default=None, help="build the store in DIR and keep it (default: a temp folder, removed)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="build the store in DIR and keep it; a DIR holding one is measured again, not rebuilt "
+                             "(default: a temp folder, removed)")
     args = parser.parse_args()
     out = args.keep or Path(tempfile.mkdtemp(prefix="detente-store-"))
     try:
-        if (out / "results.duckdb").exists():
-            raise SystemExit(f"{out} already holds a store: name an empty folder")
-        steps = build(out, args.games, args.sources, args.workers)
-        size = sum(p.stat().st_size for p in (out / LOGS).glob("*.dlog"))
-        print(f"store of {args.games:,} games ({args.sources:,} played in {steps['play']:.0f} s, the rest replicated "
-              f"in {steps['replicate']:.0f} s); segments {size / 2**30:.2f} GiB, "
-              f"results.duckdb {(out / 'results.duckdb').stat().st_size / 2**20:.0f} MiB")
+        games = _build_or_reuse(out, args)
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         for through_store, how in ((False, "load_game: lookup slot, checked"), (True, "fresh store open + index")):
-            times = load_times(out, args.games, args.samples, through_store=through_store)
+            times = load_times(out, games, args.samples, through_store=through_store)
             print(f"load one game by id, {how} ({args.samples} random ids): median {statistics.median(times):.1f} ms, "
                   f"p95 {percentile(times, 0.95):.1f} ms  (goal p95 <= 20 ms)")
-        scans = [resume_scan(out, args.games)[0] for _ in range(3)]
+        scans = [resume_scan(out, games)[0] for _ in range(3)]
         print(f"resume scan of the finished run: median {statistics.median(scans):.2f} s, max {max(scans):.2f} s "
               f"of 3  (goal <= 5 s)")
-        print(f"tournament report, cold (no ratings kept, all {args.games:,} games rated): {report_command(out):.1f} s")
+        with Store(out, read_only=True) as store:
+            kept = store.get_meta("ratings") is not None
+        if not kept:
+            print(f"tournament report, cold (no ratings kept, all {games:,} games rated): {report_command(out):.1f} s")
         warm = [report_command(out) for _ in range(3)]
         print(f"tournament report, warm (ratings kept): median {statistics.median(warm):.1f} s, max {max(warm):.1f} s "
               f"of 3  (goal <= 10 s)")
         print(f"tournament report --format html, warm: {report_command(out, 'html'):.1f} s")
-        more = args.games // 100
+        more = games // 100
         t = time.perf_counter()
-        replicate(out, args.games, args.games + more, args.workers)
+        replicate(out, games, games + more, args.workers)
         print(f"{more:,} more games replicated in {time.perf_counter() - t:.0f} s; "
               f"tournament report rating only them: {report_command(out):.1f} s")
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     finally:
         if args.keep is None:
             shutil.rmtree(out, ignore_errors=True)
+
+
+def _build_or_reuse(out: Path, args: argparse.Namespace) -> int:
+    """The games in the store of `out`, built first unless it holds one."""
+    if (out / "results.duckdb").exists():
+        with Store(out, read_only=True) as store:
+            games = store.count()
+        if store_prefix(out) != games:
+            raise SystemExit(f"{out} holds a store whose games are not 0..{games - 1}: not one this benchmark built")
+        print(f"store of {games:,} games in {out} (kept from an earlier run: not rebuilt)")
+        return games
+    steps = build(out, args.games, args.sources, args.workers)
+    size = sum(p.stat().st_size for p in (out / LOGS).glob("*.dlog"))
+    print(f"store of {args.games:,} games ({args.sources:,} played in {steps['play']:.0f} s, the rest replicated "
+          f"in {steps['replicate']:.0f} s); segments {size / 2**30:.2f} GiB, "
+          f"results.duckdb {(out / 'results.duckdb').stat().st_size / 2**20:.0f} MiB")
+    return args.games
+
+
+def store_prefix(out: Path) -> int:
+    from ops.tournament.ratings import prefix
+
+    with Store(out, read_only=True) as store:
+        return prefix(store.db)
 
 
 if __name__ == "__main__":
