@@ -11,8 +11,9 @@ formation that beats one of ours (Table 1's "probability of opponent beating").
 Per flag (3.2): neither side has played: 0.5; both have: the MFA (3.3), the union of independent
 events 1 - prod(1 - p_i) over our top four, p_i = P(make i) * P(i not beaten); one side only: a mix
 of the MFA and the BSFA (3.3: the side without cards is given its single best formation, which
-each of the played side's top four must beat). Then the game (3.2): the weighted average of the
-chances of any five flags and of three adjacent ones, flags taken as independent.
+each of the played side's top four must beat; by default, ours, the one that best beats those four,
+params.bsfa_goal). Then the game (3.2): the weighted average of the chances of any five flags and
+of three adjacent ones, flags taken as independent (params.game, five_weight_power: the weights).
 """
 
 from __future__ import annotations
@@ -393,12 +394,38 @@ def flag_chance(side: Side, me: Chances, op: Chances, pool: Pool, params: DeepBa
         return result  # 3.2b
     # 3.2c, 3.3: the played side's top four against the empty side's single best formation.
     if mine:
-        bsfa = _bsfa(my_top, op_top[:1], params.tie_share, combine)
+        goal = _goal(theirs_forms, my_top, params, combine)
+        bsfa = _bsfa(my_top, goal, params.tie_share, combine)
     else:
-        bsfa = 1.0 - _bsfa(op_top, my_top[:1], params.tie_share, combine)
+        mine_forms = Lazy(formations(mine, need, side.fog, me)) if params.bsfa_goal != "strongest" else None
+        goal = _goal(mine_forms, op_top, params, combine) if mine_forms is not None else my_top[:1]
+        bsfa = 1.0 - _bsfa(op_top, goal, params.tie_share, combine)
     w = params.mfa_weight
     result.p, result.method, result.bsfa = w * mfa + (1.0 - w) * bsfa, "mix", bsfa
     return result
+
+
+def _goal(empty: Lazy, played: list[Formation], params: DeepBarcaParams, combine) -> list[Formation]:
+    """The empty side's single best formation (3.3): the strongest (bsfa_goal="strongest"), or
+    (ours) "the potential goal of the opponent who sees a card played and is trying to beat what
+    our agent is trying to do": of its formations that beat or tie the played side's best one
+    ("best_reply"), or any of its top four ("any_reply"), the one that leaves the played side's
+    top four the least chance. The search stops after `bsfa_search` formations, or at one it
+    cannot improve on (made for sure)."""
+    if params.bsfa_goal == "strongest" or not played:
+        return empty.head(1)
+    floor = played[0].score if params.bsfa_goal == "best_reply" else min(f.score for f in played)
+    best_form, best_value = None, 2.0
+    for i in range(params.bsfa_search):
+        form = empty.get(i)
+        if form is None or form.score < floor:
+            break
+        value = _bsfa(played, [form], params.tie_share, combine)
+        if value < best_value:
+            best_form, best_value = form, value
+            if form.chance >= 1.0:
+                break
+    return [best_form] if best_form is not None else empty.head(1)
 
 
 def _bsfa(played: list[Formation], empty_best: list[Formation], tie: float, combine) -> float:
@@ -461,7 +488,7 @@ def game_chance(flags: list[float], deck_troops: int, params: DeepBarcaParams) -
     game="symmetric" (ours) the three-adjacent term is ours against the opponent's."""
     five = _at_least_five(flags)
     three = _three_adjacent(flags)
-    w = max(params.five_weight_floor, min(1.0, deck_troops / INITIAL_TROOP_DECK))
+    w = max(params.five_weight_floor, min(1.0, deck_troops / INITIAL_TROOP_DECK) ** params.five_weight_power)
     if params.game == "symmetric":
         theirs = _three_adjacent([1.0 - q for q in flags])
         return w * five + (1.0 - w) * (1.0 + three - theirs) / 2.0, five, three

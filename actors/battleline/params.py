@@ -6,9 +6,15 @@ save a flag when it lifts the flag above 50% (3.6), at most a second tactic draw
 number is ours; the comment on each says why.
 
 "measured": Deep Barca's score against naive without tactics, with that one constant changed
-(direct games, sides alternated on one deal; n = 200 unless said; the default scored 0.67-0.71 in
-the same runs, so differences below ~0.06 are noise). Rerun one with
-`python -m ops.bench.battleline_agents --pairings naive --tactics off --param NAME=VALUE`.
+(direct games, sides alternated on one deal; n = 200 unless said; the defaults of the time scored
+0.67-0.71 in the same runs, so differences below ~0.06 are noise). Those figures were taken before
+bsfa_goal, game and five_weight_power got their present defaults (then "strongest", "average" and
+1); the three were chosen on 400 games (200 deals, the same for every setting: seeds 1000-1199):
+0.695 with the old three, 0.718 with game="symmetric" alone, 0.723 with bsfa_goal="any_reply"
+alone, 0.752 with both, 0.762 / 0.775 / 0.770 with both and five_weight_power 0.5 / 0.33 / 0.2;
+then, with symmetric and 0.33, strongest 0.738, best_reply (the default) 0.748, any_reply 0.775.
+Rerun one with `python -m ops.bench.battleline_agents --pairings naive --tactics off --param
+NAME=VALUE` (a string value in JSON quotes: --param game='"average"').
 """
 
 from __future__ import annotations
@@ -33,15 +39,35 @@ class DeepBarcaParams(BaseModel):
     # 3.2c: "a mix of the MFA ... and the BSFA" on a flag where one side has played; the weight
     # is not given. Ours: an even mix, as the paper blames the two for opposite biases (3.3).
     mfa_weight: float = Field(0.5, ge=0.0, le=1.0)  # measured: 0.25 -> 0.61, 0.75 -> 0.66
+    # 3.3: the BSFA plays the played side's top four against "the single best possible formation
+    # for the player with no cards"; "best" is not defined. "strongest": its strongest formation,
+    # with the chance of making it. Ours, "best_reply": of its formations that beat or tie the
+    # played side's best formation, the one that leaves its top four the least chance (3.3: "the
+    # potential goal of the opponent who sees a card played and is trying to beat what our agent
+    # is trying to do"). The strongest goal is one wedge 10-9-8, made ~20% of the time, so against
+    # it a host holds 80% as well as a wedge does, and a card that spoils a one-sided flag costs
+    # the model nothing; against the best reply a host meets a straight made nearly surely. Where
+    # the played side still aims at a wedge 10-9-8 the two agree (so an 8 is still preferred to a
+    # 10 on an empty flag, 4.2). "any_reply": the goal may beat or tie any of the four, so a
+    # phalanx of 8s met by one of 10s counts too; it scored higher but prefers the 10 to the 8.
+    # Measured with symmetric and five_weight_power 0.33 (n = 400): strongest 0.738, best_reply
+    # 0.748, any_reply 0.775; best_reply with mfa_weight 0.35 / 0.65: 0.733 / 0.728.
+    bsfa_goal: Literal["strongest", "best_reply", "any_reply"] = "best_reply"
+    bsfa_search: int = Field(1500, ge=1)  # ours: empty-side formations the best reply looks at
     # 3.2: the game-win probability is "the weighted average of the probabilities of winning via
     # each of these two conditions as a function of the number of cards left in the Troop Deck",
     # five flags early, three adjacent late. Ours: the weight of "any five" is the share of the
-    # troop deck left, (troops in deck) / 46, so it falls linearly from 1 at the deal to 0.
+    # troop deck left, (troops in deck) / 46, to the power five_weight_power: 1 falls linearly from
+    # 1 at the deal to 0; 1/3 stays near 1 for most of the game and falls late (half at 6 troops
+    # left), as the paper has three adjacent matter "near the end". Measured with any_reply and
+    # symmetric: 1 -> 0.752, 0.5 -> 0.762, 0.33 -> 0.775, 0.2 -> 0.770 (n = 400).
     five_weight_floor: float = Field(0.0, ge=0.0, le=1.0)  # ours: no floor
+    five_weight_power: float = Field(0.33, gt=0.0)
     # Ours, "symmetric": the three-adjacent term becomes (1 + ours - theirs) / 2, so a move that
     # stops the opponent's breakthrough counts as much as one that makes ours (the paper weighs
     # only its own two conditions: "average").
-    game: Literal["average", "symmetric"] = "average"  # measured: symmetric 0.72 (n=600) vs 0.69
+    # Measured: symmetric 0.72 (n=600) vs 0.69; 0.718 vs 0.695 (n=400), both with the old defaults.
+    game: Literal["average", "symmetric"] = "symmetric"
 
     # -- 3.3 MFA and BSFA -------------------------------------------------------------------
     # 3.3: a flag's chance is "the union of the probabilities of winning via each of its top

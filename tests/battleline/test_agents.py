@@ -109,33 +109,69 @@ def test_both_sides_played_is_the_mfa_union():
 
 def test_one_side_played_mixes_mfa_and_bsfa():
     """3.2c / 3.3: one side has played: a mix of the MFA and the BSFA, which gives the side
-    without cards its single best formation against the played side's top four."""
-    ctx = Context.build(Position.from_observation(position({4: (["R9"], [])}, (MINE, THEIRS)).observation(0)),
-                        PARAMS)
+    without cards its single best formation against the played side's top four: the strongest
+    (bsfa_goal="strongest"), or (ours, the default) of its formations that beat or tie our best,
+    the one that leaves our four the least chance, "the potential goal of the opponent who sees a
+    card played and is trying to beat what our agent is trying to do"."""
+    state = position({4: (["R9"], [])}, (MINE, THEIRS))
+    pos = Position.from_observation(state.observation(0))
+    strongest = DeepBarcaParams(bsfa_goal="strongest")
+    ctx = Context.build(pos, strongest)
     fc = ctx.flags[4]
     assert fc.method == "mix" and fc.mfa is not None and fc.bsfa is not None
-    assert fc.p == pytest.approx(PARAMS.mfa_weight * fc.mfa + (1 - PARAMS.mfa_weight) * fc.bsfa)
+    assert fc.p == pytest.approx(strongest.mfa_weight * fc.mfa + (1 - strongest.mfa_weight) * fc.bsfa)
     b = fc.theirs[0]  # their best single formation (a wedge 10-9-8 beats any of ours but the red one)
-    beats = [1.0 if b.score > f.score else PARAMS.tie_share if b.score == f.score else 0.0 for f, _ in fc.mine]
-    assert fc.bsfa == pytest.approx(1 - _prod(1 - f.chance * (1 - b.chance * x) for (f, _), x in zip(fc.mine, beats)))
+
+    def bsfa_against(b):
+        beats = [1.0 if b.score > f.score else PARAMS.tie_share if b.score == f.score else 0.0 for f, _ in fc.mine]
+        return 1 - _prod(1 - f.chance * (1 - b.chance * x) for (f, _), x in zip(fc.mine, beats))
+
+    assert fc.bsfa == pytest.approx(bsfa_against(b))
     assert fc.bsfa > fc.mfa  # 3.3: the MFA alone is biased for the side yet to play
+    reply = Context.build(pos, PARAMS).flags[4]
+    assert PARAMS.bsfa_goal == "best_reply" and reply.mfa == pytest.approx(fc.mfa)
+    floor = fc.mine[0][0].score  # the goal must beat or tie our best formation
+    theirs = [f for f in ctx.theirs[4].items if f.score >= floor]  # what the reply search went through
+    assert len(theirs) > 1 and reply.bsfa == pytest.approx(min(bsfa_against(f) for f in theirs))
+    assert reply.bsfa <= fc.bsfa
+
+
+def test_the_best_reply_makes_a_spoiled_one_sided_flag_cost():
+    """Why bsfa_goal="best_reply" (ours): against the strongest goal (one wedge 10-9-8, made ~1 in 5)
+    a host holds as well as a straight flush does, so spoiling our R9 with a B5 on a flag the
+    opponent has not played to looked free, and even raised the flag (the host is surer to be
+    made). Against the best reply (a straight 8-9-10, made nearly surely) the host is worth little."""
+    alone = Position.from_observation(position({4: (["R9"], [])}, (MINE, THEIRS)).observation(0))
+    spoiled = Position.from_observation(position({4: (["R9", "B5"], [])}, (MINE, THEIRS)).observation(0))
+    strongest = DeepBarcaParams(bsfa_goal="strongest")
+    assert Context.build(spoiled, strongest).flags[4].p >= Context.build(alone, strongest).flags[4].p
+    assert Context.build(spoiled, PARAMS).flags[4].p < 0.5 * Context.build(alone, PARAMS).flags[4].p
 
 
 def test_game_chance_is_the_weighted_average_of_the_two_conditions():
     """3.2: "the weighted average of the probabilities of winning via each of these two
     conditions as a function of the number of cards left in the Troop Deck" (ours: the share
-    of the deck left weighs "any five"); both conditions checked against all 2**9 outcomes."""
+    of the deck left, to a power, weighs "any five"); both conditions checked against all 2**9
+    outcomes. The paper's average with a linear weight, and the default: the three-adjacent term
+    ours against theirs (game="symmetric"), the weight the share to the power 0.33."""
     rng = random.Random(3)
     flags = [rng.random() for _ in range(9)]
-    five = three = 0.0
+    five = three = theirs = 0.0
     for won in itertools.product((0, 1), repeat=9):
         p = _prod(q if w else 1 - q for q, w in zip(flags, won))
         five += p * (sum(won) >= 5)
         three += p * any(won[i] and won[i + 1] and won[i + 2] for i in range(7))
-    total, f5, f3 = M.game_chance(flags, 46, PARAMS)
+        theirs += p * any(not (won[i] or won[i + 1] or won[i + 2]) for i in range(7))
+    paper = DeepBarcaParams(game="average", five_weight_power=1.0)
+    total, f5, f3 = M.game_chance(flags, 46, paper)
     assert (total, f5, f3) == pytest.approx((five, five, three))
-    assert M.game_chance(flags, 0, PARAMS)[0] == pytest.approx(three)
-    assert M.game_chance(flags, 23, PARAMS)[0] == pytest.approx((five + three) / 2)
+    assert M.game_chance(flags, 0, paper)[0] == pytest.approx(three)
+    assert M.game_chance(flags, 23, paper)[0] == pytest.approx((five + three) / 2)
+    assert PARAMS.game == "symmetric" and PARAMS.five_weight_power == 0.33
+    assert M.game_chance(flags, 46, PARAMS)[0] == pytest.approx(five)
+    assert M.game_chance(flags, 0, PARAMS)[0] == pytest.approx((1 + three - theirs) / 2)
+    w = 0.5 ** 0.33
+    assert M.game_chance(flags, 23, PARAMS)[0] == pytest.approx(w * five + (1 - w) * (1 + three - theirs) / 2)
 
 
 def test_formations_come_strongest_first_and_are_what_they_say():
@@ -179,20 +215,34 @@ def test_an_eight_is_preferred_to_a_ten_on_an_empty_flag():
 
 def test_settling_for_a_straight_is_weighed_but_not_chosen():
     """4.2 "Playing low-value viable formations": R5 R6 against two 7s, three more 7s played
-    elsewhere, so the opponent's three of a kind needs the last 7 (P7). The blue 4 would make a
-    straight that only that 7 beats: the model gives the flag exactly 1 - P(P7 to them) = .42
-    after it. Our agent does not settle: the MFA's union counts the wedge R6-5-4 and the red
-    battalions as independent chances (.68 > .42), so waiting looks better. The paper's agent
-    "would often give up on the straight flush"; ours does not here (the union is the paper's)."""
+    elsewhere, so the opponent's three of a kind needs the last 7 (P7), and R7 is gone, so only R4
+    completes the straight flush. The blue 4 would make a straight that only that 7 beats: the
+    model gives the flag exactly 1 - P(P7 to them) = .42 after it. Our agent does not settle, and
+    no faithful reading of 3.2-3.4 makes it: B4 is in hand, so 3.4 gives it chance 1 and waiting
+    keeps the straight at the same .42 while adding the chance of R4 for the straight flush that
+    P7 cannot beat. The flag alone is never worth less by waiting, whichever way its formations
+    are combined: the paper's union of independent events gives .68, exclusive events (ours,
+    combine="best") .62, and the top formation only (top_formations=1) .42, a tie. Settling can
+    only come from the rest of the board, the card that must be played instead somewhere else (the
+    cost the paper says the MFA ignores, 3.3). With the paper's four formations every other play
+    costs less and the agent does not settle; with one formation a side the flag ties and the rest
+    of the board tips it: the agent plays B4 there. The paper's agent "would often give up on the
+    straight flush"; ours, as the paper describes it (four formations), does not here."""
     state = position({0: (["R5", "R6"], ["O7", "G7"]), 1: ([], ["R7", "Y7"]), 2: (["B7"], [])},
                      (["B4", "G1", "Y3", "P2", "O2", "Y9", "G10"], ["O4", "O5", "P1", "P3", "B9", "B10", "Y10"]))
     ranked, analysis = decide(state)
     plays = {t.action: t for t in _all_plays(state)}
     pos = Position.from_observation(state.observation(0))
     _, op = chances(pos, PARAMS)
-    assert plays["play:B4:0"].flags[0] == pytest.approx(1 - op[CARD_OF["P7"]])
-    assert analysis["flags"][0]["p"] > plays["play:B4:0"].flags[0]  # waiting, by the union
+    settle = 1 - op[CARD_OF["P7"]]
+    assert plays["play:B4:0"].flags[0] == pytest.approx(settle) == pytest.approx(0.424, abs=1e-3)
+    assert analysis["flags"][0]["p"] == pytest.approx(0.682, abs=1e-3)  # waiting, by the union
     assert first(ranked) != "play:B4:0"
+    for params, waiting, settles in ((DeepBarcaParams(combine="best"), 0.621, False),
+                                     (DeepBarcaParams(top_formations=1), 0.424, True)):
+        ctx = Context.build(pos, params)
+        assert ctx.flags[0].p == pytest.approx(waiting, abs=1e-3) and ctx.flags[0].p >= settle - 1e-9
+        assert (first(decide(state, params=params)[0]) == "play:B4:0") == settles
 
 
 def _all_plays(state):
