@@ -121,7 +121,7 @@ def reinforcements(owner: list[int], seat: int) -> int:
     held = owner.count(seat)
     bonus = 0
     for lo, hi, b in _CONTINENT_SPANS:
-        if owner[lo:hi].count(seat) == hi - lo:
+        if owner[lo] == seat and owner[lo:hi].count(seat) == hi - lo:
             bonus += b
     return max(3, held // 3) + bonus
 
@@ -613,8 +613,12 @@ class RiskState(State):
 
     def _next_turn(self) -> None:
         self._archive()
-        p = self._cur
-        nxt = next(s for s in [(p + k) % self._n for k in range(1, self._n + 1)] if self._alive[s])
+        p, n, alive = self._cur, self._n, self._alive
+        nxt = p
+        for _ in range(n):  # the next living seat (p itself when it is the last)
+            nxt = nxt + 1 if nxt + 1 < n else 0
+            if alive[nxt]:
+                break
         if nxt <= p:
             self._round += 1
             if self._round > self._o.max_rounds:  # the turn cap: a draw
