@@ -125,3 +125,20 @@ def test_ray_workers_give_the_same_weights(local_ray):
     finally:
         workers.close()
     assert on_ray == train(10, 3, learn, T, workers=InProcess(3, learn, T))
+
+
+def test_the_shipped_net_wins_within_the_cap():
+    """Issue 14 (README): td won no game within the 60-round cap when it attacked only for a better
+    board; attacking for the best board (TDParams.need_gain=False), the shipped net wins."""
+    from actors.risk.direct import play, random_policy
+    from actors.risk.network import shipped_net
+    from actors.risk.train import evaluate, td_policy
+
+    net, wins = shipped_net("trained"), 0
+    for g in range(10):
+        policies = [random_policy(f"t{g}")] * 2
+        policies[g % 2] = td_policy(net, T)
+        wins += play(policies, {"players": 2, "max_rounds": 60}, f"test/{g}")[1].winners == (g % 2,)
+    assert wins == 10
+    won, decided = evaluate(net, 20, T)  # against two random-weight nets, three players: 13 won
+    assert decided == 20 and won >= 11  # chance: 6.7
