@@ -10,8 +10,9 @@ agent's Strategy Office logic. Quotes are the seed's; numbers are in actors.risk
   danger; the rest ("offense") go to the territory "we are likely to want to attack from": my
   strongest neighbour of the enemy territory whose conquest gives me the best board.
 - Attack: every attack winning at least `attack_threshold` of battles ("simulated battle" with
-  the most dice, or the exact odds); the one whose conquest gives the best board first, only if
-  it raises the board's value (`need_gain`); re-evaluated after every roll and conquest.
+  the most dice, or the exact odds); the one whose conquest gives the best board first (with
+  `need_gain`, only if it raises the board's value; off by default, see params); re-evaluated
+  after every roll and conquest.
 - Fortify: the fake player's most likely target, if it is in danger, gets armies from a
   "buddy": my neighbouring territory with the most armies to spare.
 Set-up placement (the seed is silent; ours) places one army at a time by the same plan,
