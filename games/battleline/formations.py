@@ -68,6 +68,18 @@ class Pool:
             | colour_mask[4] | colour_mask[5]
         self.size = sum(per_value)
 
+    @classmethod
+    def of_set(cls, troops: int) -> Pool:
+        """The pool of a set of troops as a 60-bit int (bit c: troop c), as Pool(those troops)."""
+        pool = cls.__new__(cls)
+        colour_mask = [(troops >> (10 * col) & 1023) << 1 for col in range(6)]
+        pool.colour_mask = colour_mask
+        pool.any_mask = colour_mask[0] | colour_mask[1] | colour_mask[2] | colour_mask[3] \
+            | colour_mask[4] | colour_mask[5]
+        pool.per_value = [0] + [(troops & _OF_VALUE[v]).bit_count() for v in range(1, 11)]
+        pool.size = troops.bit_count()
+        return pool
+
     def top_values(self, k: int, colour: int = -1) -> int:
         """Sum of the k highest values in the pool (of one colour if given); -1 if too few."""
         total, v = 0, 10
@@ -164,11 +176,16 @@ def completion_cards(found: int, cards: list[int], need: int, fog: bool, pool: P
     if rank == PHALANX:
         return _OF_VALUE[total // need]
     if rank == BATTALION:
+        if not cards:  # an empty side: one colour whose highest troops make the sum will do
+            colour = next(_OF_COLOUR[col] for col in range(6) if pool.top_values(need, col) == total)
         return colour
     lo = (total - need * (need - 1) // 2) // need  # a run's sum is need * lo + 0 + 1 + ...
     run = 0
     for v in range(lo, lo + need):
         run |= _OF_VALUE[v]
+    if rank == WEDGE and not cards:  # an empty side: one colour that holds the whole run will do
+        values = _RUN[need][lo]
+        colour = next(_OF_COLOUR[col] for col in range(6) if values & ~pool.colour_mask[col] == 0)
     return run & colour if rank == WEDGE else run
 
 

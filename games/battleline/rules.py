@@ -54,7 +54,7 @@ from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options,
 from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
-from games.battleline.formations import IMPOSSIBLE, Pool, best, completion_cards, rank_of, score
+from games.battleline.formations import ALL_TROOPS, IMPOSSIBLE, Pool, best, completion_cards, rank_of, score
 
 FLAGS = 9
 HAND = 7  # 1.1 "Set-up": seven troop cards each
@@ -84,6 +84,14 @@ for _rank, _card in enumerate(sorted(range(len(NAMES)), key=lambda c: NAMES[c] +
     _NAME_RANK[_card] = _rank
 for _rank, _card in enumerate(sorted(range(len(NAMES)), key=lambda c: NAMES[c])):
     _END_RANK[_card] = _rank
+
+
+def _play_rows(flags: int) -> list[tuple[str, ...]]:
+    """Per card, its plays to the flags of the bit set `flags`, in flag order (built once)."""
+    rows = _PLAY_ROWS.get(flags)
+    if rows is None:
+        rows = _PLAY_ROWS[flags] = [tuple(_PLAY[c][f] for f in _FLAGS_IN[flags]) for c in range(len(NAMES))]
+    return rows
 
 
 class BattleLineOptions(Options):
@@ -185,6 +193,7 @@ class BattleLineState(State):
             cards = TROOPS if ph == DEAL_TROOPS else TACTICS
             order = _permutation(outcome, cards)
             if ph == DEAL_TROOPS:
+                self._gone = 0  # every troop is in a hand or the deck
                 first, second = self._first, 1 - self._first
                 self._hands[first] = sorted(order[:HAND])
                 self._hands[second] = sorted(order[HAND:2 * HAND])
@@ -220,8 +229,9 @@ class BattleLineState(State):
         if ph == PLAY:
             return out + self._plays(p)  # "claim:..." < "pass" < "play:...": already sorted
         if ph == DRAW or ph == SCOUT_DRAW:
-            out += [_DRAWS[d] for d in (0, 1) if self._decks[d]]
-        elif ph == CLAIM:
+            # "claim:..." < "draw:tactics" < "draw:troops"
+            return out + [_DRAWS[d] for d in (1, 0) if self._decks[d]]
+        if ph == CLAIM:
             out.append("done")
         elif ph == SCOUT_RETURN:
             out += ["return:" + NAMES[c] for c in self._hands[p]]
@@ -241,10 +251,7 @@ class BattleLineState(State):
         if open_mask and troops:
             # Troops in the order of their names, flags in order: the plays come out sorted.
             troops.sort(key=_NAME_RANK.__getitem__)
-            rows = _PLAY_ROWS.get(open_mask)
-            if rows is None:
-                rows = _PLAY_ROWS[open_mask] = [tuple(_PLAY[c][f] for f in _FLAGS_IN[open_mask])
-                                                for c in range(len(NAMES))]
+            rows = _play_rows(open_mask)
             for c in troops:
                 out += rows[c]
         else:
@@ -257,16 +264,16 @@ class BattleLineState(State):
     def _tactic_plays(self, p: int, tactics: list[int], open_mask: int) -> list[str]:
         """The tactics cards' plays, sorted: the cards by name, then targets by name, flags."""
         o, sides = 1 - p, self._sides
-        free = [f for f in range(FLAGS) if self._claimed[f] < 0]
-        open_ = _FLAGS_IN[open_mask]
+        free_mask = _ALL_FLAGS & ~self._claimed_bits
+        free, open_ = _FLAGS_IN[free_mask], _FLAGS_IN[open_mask]
         out: list[str] = []
         tactics.sort(key=_NAME_RANK.__getitem__)
         for c in tactics:
             if c in MORALE:
                 if c not in LEADERS or not self._leader[p]:  # 1.1 item 3: one Leader each
-                    out += [_PLAY[c][f] for f in open_]
+                    out += _play_rows(open_mask)[c]
             elif c in ENVIRONMENT:
-                out += [_PLAY[c][f] for f in free]  # 1.1 item 8: unclaimed flags only
+                out += _play_rows(free_mask)[c]  # 1.1 item 8: unclaimed flags only
             elif c == SCOUT:
                 if self._decks[0] or self._decks[1]:
                     out.append("play:scout")
@@ -484,7 +491,7 @@ class BattleLineState(State):
                     proofs[f][p] = (versions[f], _NOT_CLAIMABLE)
                 continue
             if pool is None:
-                pool = Pool([c for h in self._hands for c in h if c < N_TROOPS] + self._decks[0])
+                pool = Pool.of_set(ALL_TROOPS & ~gone)  # the unseen troops: both hands and the deck
             found = best(theirs, need, fog, pool, floor=mine_score)
             if found == IMPOSSIBLE:
                 proofs[f][p] = (versions[f], _CLAIMABLE)
