@@ -104,11 +104,11 @@ def score(cards: list[int], need: int, fog: bool) -> int:
     """Score of a complete side (`need` cards: 3, or 4 under Mud)."""
     if len(cards) != need:
         raise ValueError(f"a complete side has {need} cards, got {len(cards)}")
-    return _score(tuple(cards), fog)
+    return score_tuple(tuple(cards), fog)
 
 
 @lru_cache(maxsize=1 << 16)
-def _score(cards: tuple[int, ...], fog: bool) -> int:
+def score_tuple(cards: tuple[int, ...], fog: bool) -> int:
     """`score` of a tuple of cards (a pure function, memoised: sides are re-scored every turn)."""
     if max(cards) >= N_TROOPS:
         return best(list(cards), len(cards), fog, EMPTY)

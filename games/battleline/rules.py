@@ -54,7 +54,8 @@ from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options,
 from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
-from games.battleline.formations import ALL_TROOPS, IMPOSSIBLE, Pool, best, completion_cards, rank_of, score
+from games.battleline.formations import (
+    ALL_TROOPS, IMPOSSIBLE, Pool, best, completion_cards, rank_of, score, score_tuple)
 
 FLAGS = 9
 HAND = 7  # 1.1 "Set-up": seven troop cards each
@@ -343,27 +344,29 @@ class BattleLineState(State):
         return f"not a legal action in phase {self._phase}"
 
     def apply_actions(self, actions: dict[int, str]) -> None:
-        if self._phase in _CHANCES or self._phase == END:
-            raise IllegalAction(f"no decision to make at this node (phase {self._phase})")
-        p = self._actor()
+        ph = self._phase
+        if ph in _CHANCES or ph == END:
+            raise IllegalAction(f"no decision to make at this node (phase {ph})")
+        p = self._trim[0][0] if ph == TRIM else self._cur
         if not isinstance(actions, dict) or len(actions) != 1 or p not in actions:
             raise IllegalAction(f"expected exactly one action, from player {p}; got {actions!r}")
         action = actions[p]
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if action not in self._legal:
-            raise IllegalAction(f"player {p}: illegal action {action!r} in phase {self._phase}")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise IllegalAction(f"player {p}: illegal action {action!r} in phase {ph}")
         self.apply_action(action)
 
     def apply_action(self, action: str) -> None:
         """Apply a legal action of the player to act (callers have checked legality)."""
-        self._changed()
-        p, parts = self._actor(), action.split(":")
+        self._legal = self._claims = None
+        p, parts = self._trim[0][0] if self._phase == TRIM else self._cur, action.split(":")
         verb = parts[0]
-        if verb == "claim":
-            self._claim(p, int(parts[1]))
-        elif verb == "play":
+        if verb == "play":
             self._play(p, parts, action)
+        elif verb == "claim":
+            self._claim(p, int(parts[1]))
         elif verb == "pass":
             self._passed, self._claiming = True, False
             self._events.append([p, action])
@@ -404,7 +407,7 @@ class BattleLineState(State):
     def _settle(self) -> None:
         """Resolve nodes with nothing to decide: forced draws, empty claim windows, turn ends."""
         while True:
-            self._changed()
+            self._legal = self._claims = None
             ph = self._phase
             if ph == DRAW or ph == SCOUT_DRAW:
                 if ph == SCOUT_DRAW and self._scout_draws == 0:
@@ -413,7 +416,7 @@ class BattleLineState(State):
                     # fewer than 3 cards left it returns fewer (as rezder's engine does).
                     self._returns = max(0, min(2, len(self._hands[self._cur]) - HAND))
                     continue
-                decks = [d for d in (0, 1) if self._decks[d]]
+                decks = [d for d, deck in enumerate(self._decks) if deck]
                 claims = self._claiming and bool(self.claimable(self._cur))
                 if not decks:
                     if ph == SCOUT_DRAW:
@@ -480,9 +483,9 @@ class BattleLineState(State):
                 proofs[f][p] = (versions[f], _NOT_CLAIMABLE)
                 continue
             fog = self._fog[f] >= 0
-            mine_score = score(mine, need, fog)
+            mine_score = score_tuple(tuple(mine), fog)
             if len(theirs) == need:
-                theirs_score = score(theirs, need, fog)
+                theirs_score = score_tuple(tuple(theirs), fog)
                 if mine_score > theirs_score or (
                         mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
                     out.append(f)
@@ -663,11 +666,13 @@ class BattleLineState(State):
     def _draw(self, p: int, d: int) -> None:
         card = self._decks[d].pop()
         insort(self._hands[p], card)
-        for seat in (0, 1):
-            if card in self._known_deck[seat]:
-                self._known_deck[seat].discard(card)
-                if seat != p:
-                    self._known_hand[seat].add(card)  # what Scout showed it is now in p's hand
+        known = self._known_deck
+        if known[0] or known[1]:
+            for seat in (0, 1):
+                if card in known[seat]:
+                    known[seat].discard(card)
+                    if seat != p:
+                        self._known_hand[seat].add(card)  # what Scout showed it is now in p's hand
         self._events.append([p, _DRAWS[d]])
         if self._phase == SCOUT_DRAW:
             self._scout_draws -= 1
