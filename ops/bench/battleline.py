@@ -55,7 +55,9 @@ def rules_games(seconds: float, tactics: bool, seed: int = 1) -> tuple[float, fl
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
         state = GAME.new_initial_state(opts)
-        while not state.is_terminal():
+        for _ in range(GAME.max_steps + 1):  # the rules' own length bound (issue 19)
+            if state.is_terminal():
+                break
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
                 continue
@@ -63,6 +65,8 @@ def rules_games(seconds: float, tactics: bool, seed: int = 1) -> tuple[float, fl
             legal = state.legal_actions(p)
             state.apply_actions({p: legal[rng.randrange(len(legal))]})
             decisions += 1
+        else:
+            raise RuntimeError(f"a random game did not end within {GAME.max_steps} steps")
         games += 1
     return games / (time.process_time() - t0), decisions / games
 
@@ -191,7 +195,9 @@ def positions(n: int, seed: int = 0) -> Iterator[tuple[BattleLineState, int, int
         naive = game % 3 == 1
         game += 1
         taken: set[tuple[int, int]] = set()
-        while not state.is_terminal():
+        for _ in range(GAME.max_steps + 1):  # the rules' own length bound (issue 19)
+            if state.is_terminal():
+                break
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
                 continue
@@ -216,6 +222,8 @@ def positions(n: int, seed: int = 0) -> Iterator[tuple[BattleLineState, int, int
             else:
                 action = legal[rng.randrange(len(legal))]
             state.apply_actions({p: action})
+        else:
+            raise RuntimeError(f"a game did not end within {GAME.max_steps} steps")
         if all(done[m] >= quota[m] for m in range(4)):
             late += 1
             if late == 100:  # Mud on a flag one side never played to is rare
