@@ -15,8 +15,6 @@ another interpreter that no longer replays points at the interpreter first.
 from __future__ import annotations
 
 import platform
-import struct
-import zlib
 from functools import lru_cache
 from importlib import metadata
 from typing import Mapping
@@ -62,29 +60,25 @@ def divergence_note(recorded: Mapping[str, str] | None, here: Mapping[str, str])
             f"the environments differ ({', '.join(changed)})")
 
 
-_FRAME = struct.Struct("<II")
-_MAGIC = b"DETENTE-LOG\n"  # bus.log.MAGIC (not imported: this module stays below the checked reader)
-
-
 def comparable(data: bytes) -> bytes:
     """A plain log's bytes with every header's `env` removed (its frame re-packed, its checksum
     recomputed): two logs of the same games made in different environments are then identical.
-    Raises ValueError for a packed game (compare its frames after unpacking) or a torn file."""
-    if not data.startswith(_MAGIC):
+    Raises ValueError for a packed game (compare its frames after unpacking) or a bad frame."""
+    from bus.log import _HEADER, _PACKED_GAME, MAGIC, _kind, frame, iter_frames  # bus.log imports this module's users
+
+    if not data.startswith(MAGIC):
         raise ValueError("not a detente log")
-    out, at = [_MAGIC], len(_MAGIC)
-    while at < len(data):
-        if at + _FRAME.size > len(data):
-            raise ValueError(f"torn frame at byte {at}")
-        length, _ = _FRAME.unpack_from(data, at)
-        payload = data[at + _FRAME.size: at + _FRAME.size + length]
-        if len(payload) != length:
-            raise ValueError(f"torn frame at byte {at}")
-        item = msgpack.unpackb(payload, raw=False, strict_map_key=False)
-        if isinstance(item, dict) and "packed" in item:
-            raise ValueError(f"a packed game at byte {at}: compare plain logs")
-        if isinstance(item, dict) and "format" in item and "env" in item:
-            payload = pack({k: v for k, v in item.items() if k != "env"})
-        out.append(_FRAME.pack(len(payload), zlib.crc32(payload)) + payload)
-        at += _FRAME.size + length
+    frames, bad = iter_frames(data, len(MAGIC))
+    if bad is not None:
+        raise ValueError(f"torn or damaged frame at byte {bad.offset}: {bad}")
+    out = [MAGIC]
+    for offset, payload in frames:
+        kind = _kind(payload)
+        if kind == _PACKED_GAME:
+            raise ValueError(f"a packed game at byte {offset}: compare plain logs")
+        if kind == _HEADER:
+            header = msgpack.unpackb(payload, raw=False)
+            if "env" in header:
+                payload = pack({k: v for k, v in header.items() if k != "env"})
+        out.append(frame(payload))
     return b"".join(out)
