@@ -1,13 +1,16 @@
 """Tournament benchmarks, measured side by side in one run on a local Ray:
 
-1. games/s with 1 runner and with 2 runners (goal: 2 runners >= 1.8x on a 2-core box);
+1. games/s with 1 runner and with 2 runners (goal, issue 18: 2 runners >= 1.8x on a 2-core box);
 2. tournament overhead against a bare inline loop playing the same games in this process with
-   the log in memory (goal: <= 10%);
+   the log in memory (goal, issue 18: <= 5%);
+   each as the median of --rounds interleaved runs (order rotated) with its spread, over the whole
+   run (runner start-up included) and after the first batch's results, plus each runner's CPU
+   seconds (sampled from /proc) and the driver's;
 3. bytes of log per game (packed in segments, and plain);
 4. time to load one game by id (index lookup + segment read) from a store of N games
    (default 100,000 small 5-player games; goal <= 50 ms).
 
-    python -m ops.bench.tournament [--games 6000] [--rounds 2] [--store-games 100000] [--skip-store]
+    python -m ops.bench.tournament [--games 3000] [--rounds 5] [--store-games 100000] [--skip-store]
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from actors.match import make_header, record
 from actors.registry import AgentSpec
@@ -31,29 +35,89 @@ from ops.tournament.store import Store
 EXAMPLE = "ops/examples/werewolves.toml"
 
 
-def bare_loop(spec) -> tuple[float, int]:
-    """The same games, played one after another in this process, plain logs in memory; games/s
-    and mean plain log bytes per game (the tournament's segments pack each game)."""
-    t0, size = time.perf_counter(), 0
+def bare_loop(spec) -> dict[str, float]:
+    """The same games, played one after another in this process, plain logs in memory: games/s
+    (wall and CPU) and mean plain log bytes per game (the tournament's segments pack each game)."""
+    t0, c0, size = time.perf_counter(), time.process_time(), 0
     for idx in range(spec.games):
         seed, seated = spec.game_plan(idx)
         header = make_header(spec.game, seed, [AgentSpec(name=e.agent, options=e.options) for e in seated], spec.options, game_id(idx))
         size += len(record(header))
-    return spec.games / (time.perf_counter() - t0), size // spec.games
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"rate": spec.games / wall, "cpu_s": cpu, "plain": size // spec.games}
 
 
-def tournament_rate(spec, runners: int) -> tuple[float, int]:
+class RunnerCPU:
+    """CPU seconds of each Ray runner process, sampled from /proc while a run goes (Linux only;
+    a runner's last <= `every` seconds before it exits are missed). Runners are the processes
+    whose title names RayRunner."""
+
+    def __init__(self, every: float = 0.1):
+        import threading
+
+        self.every, self.seen = every, {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._tick = os.sysconf("SC_CLK_TCK")
+
+    def _sample(self) -> None:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if b"RayRunner" not in f.read():
+                        continue
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            self.seen[int(pid)] = (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every):
+            self._sample()
+
+    def __enter__(self) -> "RunnerCPU":
+        self._sample()
+        self.before = dict(self.seen)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def per_runner(self) -> list[float]:
+        """CPU seconds each runner used during the run (runners started before it count from then)."""
+        return sorted(s - self.before.get(pid, 0.0) for pid, s in self.seen.items())
+
+
+def tournament_rate(spec, runners: int) -> dict[str, Any]:
+    """One tournament run on the local Ray: games/s over the whole run (runner start-up included)
+    and from the first batch's results to the end (steady state), the driver's CPU seconds, each
+    runner's CPU seconds, and the mean packed bytes per game."""
     out = Path(tempfile.mkdtemp(prefix="detente-bench-"))
+    marks: list[tuple[float, int]] = []
     try:
-        t0 = time.perf_counter()
-        run_tournament(spec, out, runners=runners)
-        rate = spec.games / (time.perf_counter() - t0)
+        with RunnerCPU() as cpu:
+            t0, c0 = time.perf_counter(), time.process_time()
+            run_tournament(spec, out, runners=runners, on_progress=lambda n, _t: marks.append((time.perf_counter(), n)))
+            wall, driver = time.perf_counter() - t0, time.process_time() - c0
+        first = next((t, n) for t, n in marks if n > 0)
+        steady = (spec.games - first[1]) / (marks[-1][0] - first[0]) if marks[-1][0] > first[0] else float("nan")
         store = Store(out, read_only=True)
         mean_bytes = store.db.execute("select avg(nbytes) from games").fetchone()[0]
         store.close()
-        return rate, int(mean_bytes)
+        return {"rate": spec.games / wall, "steady": steady, "driver_cpu_s": driver,
+                "runner_cpu_s": cpu.per_runner(), "packed": int(mean_bytes)}
     finally:
         shutil.rmtree(out, ignore_errors=True)
+
+
+def spread(values: list[float]) -> str:
+    """median [min, max] of `values`."""
+    return f"{statistics.median(values):8.1f} [{min(values):.1f}, {max(values):.1f}]"
 
 
 def load_times(n_games: int, samples: int = 200) -> tuple[float, float, float]:
@@ -92,10 +156,10 @@ def load_times(n_games: int, samples: int = 200) -> tuple[float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6000)
+    parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--store-games", type=int, default=100_000)
     parser.add_argument("--skip-store", action="store_true")
-    parser.add_argument("--rounds", type=int, default=2, help="interleaved repetitions; the best of each is kept")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved repetitions; medians and spreads reported")
     args = parser.parse_args()
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import ray
@@ -103,18 +167,37 @@ def main() -> None:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     spec = load_spec(EXAMPLE, games=args.games)
     tournament_rate(load_spec(EXAMPLE, games=20), 2)  # warm-up: worker processes, imports
-    bare = one = two = 0.0
-    for _ in range(args.rounds):  # interleaved, best of N: the box is shared and noisy
-        rate, plain = bare_loop(spec)
-        bare = max(bare, rate)
-        rate, size = tournament_rate(spec, 1)
-        one = max(one, rate)
-        two = max(two, tournament_rate(spec, 2)[0])
-    print(f"{args.games} games of {EXAMPLE}")
-    print(f"bare inline loop, this process : {bare:8.1f} games/s")
-    print(f"tournament, 1 runner           : {one:8.1f} games/s  overhead vs bare {100 * (1 - one / bare):5.1f}%  (goal <= 10%)")
-    print(f"tournament, 2 runners          : {two:8.1f} games/s  speed-up {two / one:.2f}x  (goal >= 1.8x)")
-    print(f"log per game                   : {size:,} bytes packed in segments ({plain:,} plain, {plain / size:.1f}x)")
+    bare, one, two = [], [], []
+    for r in range(args.rounds):  # interleaved, the order rotated: the box is shared and noisy
+        runs = [("bare", lambda: bare.append(bare_loop(spec))), ("one", lambda: one.append(tournament_rate(spec, 1))),
+                ("two", lambda: two.append(tournament_rate(spec, 2)))]
+        for _name, go in runs[r % 3:] + runs[:r % 3]:
+            go()
+        print(f"round {r + 1}: bare {bare[-1]['rate']:.1f}, 1 runner {one[-1]['rate']:.1f} "
+              f"(steady {one[-1]['steady']:.1f}), 2 runners {two[-1]['rate']:.1f} (steady {two[-1]['steady']:.1f}) games/s",
+              flush=True)
+    overhead = [100 * (1 - o["rate"] / b["rate"]) for o, b in zip(one, bare)]
+    overhead_steady = [100 * (1 - o["steady"] / b["rate"]) for o, b in zip(one, bare)]
+    speedup = [t["rate"] / o["rate"] for t, o in zip(two, one)]
+    speedup_steady = [t["steady"] / o["steady"] for t, o in zip(two, one)]
+    print(f"\n{args.games} games of {EXAMPLE}, {args.rounds} interleaved rounds: median [min, max]")
+    print(f"bare inline loop, this process     : {spread([b['rate'] for b in bare])} games/s, "
+          f"CPU {spread([b['cpu_s'] for b in bare])} s")
+    print(f"tournament, 1 runner               : {spread([o['rate'] for o in one])} games/s whole run, "
+          f"{spread([o['steady'] for o in one])} after the first batch")
+    print(f"tournament, 2 runners              : {spread([t['rate'] for t in two])} games/s whole run, "
+          f"{spread([t['steady'] for t in two])} after the first batch")
+    print(f"1 runner overhead vs bare, %       : {spread(overhead)} whole run, {spread(overhead_steady)} after the first batch  (goal <= 5%)")
+    print(f"2 runners / 1 runner               : {statistics.median(speedup):.2f}x [{min(speedup):.2f}, {max(speedup):.2f}] whole run, "
+          f"{statistics.median(speedup_steady):.2f}x [{min(speedup_steady):.2f}, {max(speedup_steady):.2f}] after the first batch  (goal >= 1.8x)")
+    print(f"CPU s per runner, 1 runner         : {spread([sum(o['runner_cpu_s']) for o in one])} (driver {spread([o['driver_cpu_s'] for o in one])})")
+    print(f"CPU s per runner, 2 runners        : {spread([c for t in two for c in t['runner_cpu_s']])} (driver {spread([t['driver_cpu_s'] for t in two])})")
+    per_game = lambda cpu: 1000 * statistics.median(cpu) / args.games  # noqa: E731
+    print(f"CPU ms per game                    : bare {per_game([b['cpu_s'] for b in bare]):.2f}, 1 runner "
+          f"{per_game([sum(o['runner_cpu_s']) for o in one]):.2f}, 2 runners {per_game([sum(t['runner_cpu_s']) for t in two]):.2f} "
+          f"(runners' start-up included; the driver's not)")
+    size, plain = one[-1]["packed"], bare[-1]["plain"]
+    print(f"log per game                       : {size:,} bytes packed in segments ({plain:,} plain, {plain / size:.1f}x)")
     if not args.skip_store:
         build, median, p95 = load_times(args.store_games)
         print(f"store of {args.store_games:,} games built in {build:.0f}s; load one game by id: "
