@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from actors.match import make_header, record
 from actors.registry import AgentSpec
@@ -78,7 +78,7 @@ class RunnerCPU:
         while not self._stop.wait(self.every):
             self._sample()
 
-    def __enter__(self) -> "RunnerCPU":
+    def __enter__(self) -> Self:
         self._sample()
         self.before = dict(self.seen)
         self._thread.start()
