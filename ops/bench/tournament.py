@@ -41,7 +41,9 @@ def bare_loop(spec) -> dict[str, float]:
     t0, c0, size = time.perf_counter(), time.process_time(), 0
     for idx in range(spec.games):
         seed, seated = spec.game_plan(idx)
-        header = make_header(spec.game, seed, [AgentSpec(name=e.agent, options=e.options) for e in seated], spec.options, game_id(idx))
+        header = make_header(
+            spec.game, seed, [AgentSpec(name=e.agent, options=e.options) for e in seated], spec.options, game_id(idx)
+        )
         size += len(record(header))
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"rate": spec.games / wall, "cpu_s": cpu, "plain": size // spec.games}
@@ -109,8 +111,13 @@ def tournament_rate(spec, runners: int) -> dict[str, Any]:
         store = Store(out, read_only=True)
         mean_bytes = store.db.execute("select avg(nbytes) from games").fetchone()[0]
         store.close()
-        return {"rate": spec.games / wall, "steady": steady, "driver_cpu_s": driver,
-                "runner_cpu_s": cpu.per_runner(), "packed": int(mean_bytes)}
+        return {
+            "rate": spec.games / wall,
+            "steady": steady,
+            "driver_cpu_s": driver,
+            "runner_cpu_s": cpu.per_runner(),
+            "packed": int(mean_bytes),
+        }
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
@@ -169,39 +176,64 @@ def main() -> None:
     tournament_rate(load_spec(EXAMPLE, games=20), 2)  # warm-up: worker processes, imports
     bare, one, two = [], [], []
     for r in range(args.rounds):  # interleaved, the order rotated: the box is shared and noisy
-        runs = [("bare", lambda: bare.append(bare_loop(spec))), ("one", lambda: one.append(tournament_rate(spec, 1))),
-                ("two", lambda: two.append(tournament_rate(spec, 2)))]
-        for _name, go in runs[r % 3:] + runs[:r % 3]:
+        runs = [
+            ("bare", lambda: bare.append(bare_loop(spec))),
+            ("one", lambda: one.append(tournament_rate(spec, 1))),
+            ("two", lambda: two.append(tournament_rate(spec, 2))),
+        ]
+        for _name, go in runs[r % 3 :] + runs[: r % 3]:
             go()
-        print(f"round {r + 1}: bare {bare[-1]['rate']:.1f}, 1 runner {one[-1]['rate']:.1f} "
-              f"(steady {one[-1]['steady']:.1f}), 2 runners {two[-1]['rate']:.1f} (steady {two[-1]['steady']:.1f}) games/s",
-              flush=True)
+        print(
+            f"round {r + 1}: bare {bare[-1]['rate']:.1f}, 1 runner {one[-1]['rate']:.1f} "
+            f"(steady {one[-1]['steady']:.1f}), 2 runners {two[-1]['rate']:.1f} (steady {two[-1]['steady']:.1f}) games/s",
+            flush=True,
+        )
     overhead = [100 * (1 - o["rate"] / b["rate"]) for o, b in zip(one, bare)]
     overhead_steady = [100 * (1 - o["steady"] / b["rate"]) for o, b in zip(one, bare)]
     speedup = [t["rate"] / o["rate"] for t, o in zip(two, one)]
     speedup_steady = [t["steady"] / o["steady"] for t, o in zip(two, one)]
     print(f"\n{args.games} games of {EXAMPLE}, {args.rounds} interleaved rounds: median [min, max]")
-    print(f"bare inline loop, this process     : {spread([b['rate'] for b in bare])} games/s, "
-          f"CPU {spread([b['cpu_s'] for b in bare])} s")
-    print(f"tournament, 1 runner               : {spread([o['rate'] for o in one])} games/s whole run, "
-          f"{spread([o['steady'] for o in one])} after the first batch")
-    print(f"tournament, 2 runners              : {spread([t['rate'] for t in two])} games/s whole run, "
-          f"{spread([t['steady'] for t in two])} after the first batch")
-    print(f"1 runner overhead vs bare, %       : {spread(overhead)} whole run, {spread(overhead_steady)} after the first batch  (goal <= 5%)")
-    print(f"2 runners / 1 runner               : {statistics.median(speedup):.2f}x [{min(speedup):.2f}, {max(speedup):.2f}] whole run, "
-          f"{statistics.median(speedup_steady):.2f}x [{min(speedup_steady):.2f}, {max(speedup_steady):.2f}] after the first batch  (goal >= 1.8x)")
-    print(f"CPU s per runner, 1 runner         : {spread([sum(o['runner_cpu_s']) for o in one])} (driver {spread([o['driver_cpu_s'] for o in one])})")
-    print(f"CPU s per runner, 2 runners        : {spread([c for t in two for c in t['runner_cpu_s']])} (driver {spread([t['driver_cpu_s'] for t in two])})")
-    per_game = lambda cpu: 1000 * statistics.median(cpu) / args.games  # noqa: E731
-    print(f"CPU ms per game                    : bare {per_game([b['cpu_s'] for b in bare]):.2f}, 1 runner "
-          f"{per_game([sum(o['runner_cpu_s']) for o in one]):.2f}, 2 runners {per_game([sum(t['runner_cpu_s']) for t in two]):.2f} "
-          f"(runners' start-up included; the driver's not)")
+    print(
+        f"bare inline loop, this process     : {spread([b['rate'] for b in bare])} games/s, "
+        f"CPU {spread([b['cpu_s'] for b in bare])} s"
+    )
+    print(
+        f"tournament, 1 runner               : {spread([o['rate'] for o in one])} games/s whole run, "
+        f"{spread([o['steady'] for o in one])} after the first batch"
+    )
+    print(
+        f"tournament, 2 runners              : {spread([t['rate'] for t in two])} games/s whole run, "
+        f"{spread([t['steady'] for t in two])} after the first batch"
+    )
+    print(
+        f"1 runner overhead vs bare, %       : {spread(overhead)} whole run, {spread(overhead_steady)} after the first batch  (goal <= 5%)"
+    )
+    print(
+        f"2 runners / 1 runner               : {statistics.median(speedup):.2f}x [{min(speedup):.2f}, {max(speedup):.2f}] whole run, "
+        f"{statistics.median(speedup_steady):.2f}x [{min(speedup_steady):.2f}, {max(speedup_steady):.2f}] after the first batch  (goal >= 1.8x)"
+    )
+    print(
+        f"CPU s per runner, 1 runner         : {spread([sum(o['runner_cpu_s']) for o in one])} (driver {spread([o['driver_cpu_s'] for o in one])})"
+    )
+    print(
+        f"CPU s per runner, 2 runners        : {spread([c for t in two for c in t['runner_cpu_s']])} (driver {spread([t['driver_cpu_s'] for t in two])})"
+    )
+    per_game = lambda cpu: 1000 * statistics.median(cpu) / args.games
+    print(
+        f"CPU ms per game                    : bare {per_game([b['cpu_s'] for b in bare]):.2f}, 1 runner "
+        f"{per_game([sum(o['runner_cpu_s']) for o in one]):.2f}, 2 runners {per_game([sum(t['runner_cpu_s']) for t in two]):.2f} "
+        f"(runners' start-up included; the driver's not)"
+    )
     size, plain = one[-1]["packed"], bare[-1]["plain"]
-    print(f"log per game                       : {size:,} bytes packed in segments ({plain:,} plain, {plain / size:.1f}x)")
+    print(
+        f"log per game                       : {size:,} bytes packed in segments ({plain:,} plain, {plain / size:.1f}x)"
+    )
     if not args.skip_store:
         build, median, p95 = load_times(args.store_games)
-        print(f"store of {args.store_games:,} games built in {build:.0f}s; load one game by id: "
-              f"median {median:.1f} ms, p95 {p95:.1f} ms  (goal <= 50 ms)")
+        print(
+            f"store of {args.store_games:,} games built in {build:.0f}s; load one game by id: "
+            f"median {median:.1f} ms, p95 {p95:.1f} ms  (goal <= 50 ms)"
+        )
     ray.shutdown()
 
 
