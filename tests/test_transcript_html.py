@@ -32,7 +32,7 @@ def test_werewolves_course_and_a_players_beliefs():
     assert wolves[-1][0] == others[-1][0] == folded  # both lines run to the last state
     _, data = transcript(game, player=2)
     titles = [c["title"] for c in view_charts(data["beliefs"])]
-    assert titles == ["P(werewolf) of p2 in each other player, by seq", "trust of p2 in each other player, by seq"]
+    assert titles == ["P(werewolf) of p2 by subject, by seq", "trust of p2 by subject, by seq"]
     page = transcript_html(game, player=2)
     assert page.startswith("<!doctype html>") and _svgs(page) == 3
     assert "y: trust (0..2; higher = more trust (1 neutral))" in page  # AlphaWolf's scale, named on the axis
@@ -48,8 +48,8 @@ def test_diplomacy_centres_and_each_alpha_players_trust():
     last = {power: pts[-1][1] for power, pts in chart["series"].items()}
     assert 22 <= sum(last.values()) <= 34
     _, data = transcript(game)
-    assert [c["title"] for c in view_charts(data["beliefs"])] == ["trust ratio of p0 in each other player, by seq",
-                                                                  "trust ratio of p1 in each other player, by seq"]
+    assert [c["title"] for c in view_charts(data["beliefs"])] == ["trust ratio of p0 by subject, by seq",
+                                                                  "trust ratio of p1 by subject, by seq"]
     page = transcript_html(game)
     assert _svgs(page) == 3 and "y: trust ratio (0..; higher = less trust (1 neutral))" in page
 
@@ -65,6 +65,8 @@ def test_hanabi_score_line_ends_at_the_score(tmp_path, capsys):
     assert main(["replay", "transcript", str(log), "--format", "html", "--out", str(page)]) == 0
     text = page.read_text()
     assert _svgs(text) == 3 and "turn 0 (seq" in text  # the course; each Alpha IO's candidates for its own cards
+    # the candidates are counted for the observer's own slots, not for other players
+    assert "candidates of p0 by subject, by seq" in text
     capsys.readouterr()
     assert main(["replay", "transcript", str(log), "--out", str(page)]) == 2
     assert "--out is for --format html" in capsys.readouterr().err
@@ -86,7 +88,7 @@ def test_werewolves_whole_game_transcript_holds_every_observers_trust():
         if p["quantity"] == "trust":
             assert written[("trust",)][p["subject"][1:]] == p["value"]
     page = transcript_html(game)
-    trust_charts = re.findall(r'aria-label="trust of (p\d+) in each other player', page)
+    trust_charts = re.findall(r'aria-label="trust of (p\d+) by subject', page)
     assert sorted(trust_charts) == sorted(observers)
 
 

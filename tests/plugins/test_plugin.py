@@ -42,7 +42,7 @@ def test_plugin_game_plays_verifies_and_shows(tmp_path):
     page = tmp_path / "c.html"
     _detente("replay", "transcript", str(log), "--format", "html", "--out", str(page))
     html = page.read_text()
-    assert 'aria-label="scores"' in html and 'aria-label="trust of p0 in each other player, by seq"' in html
+    assert 'aria-label="scores"' in html and 'aria-label="trust of p0 by subject, by seq"' in html
     assert "y: trust (0..1; higher = more trust)" in html
     shown = _detente("replay", "show", str(log), "--at", "30").stdout
     assert "scores" in shown
