@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
+from bus import packed
 from bus.codec import FORMAT_VERSION, PRESIZE_SLOTS, Budget, RecordCodec, pack
 from bus.errors import (
     BadFrame,
@@ -58,8 +59,8 @@ from bus.errors import (
 )
 from bus.header import check_header, check_message, check_record
 
-__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "LogError", "BadFrame",
-           "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at",
+__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "METHODS", "LogError",
+           "BadFrame", "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at",
            "read_game_head"]
 
 MAGIC = b"DETENTE-LOG\n"
@@ -69,8 +70,9 @@ MAX_GAME_BYTES = 64 * 1024 * 1024  # 6x the largest real game
 MAX_GAME_MEMORY = 192 * 1024 * 1024  # ~2x what the largest real game takes
 READ_MEMORY = MAX_FRAME + MAX_GAME_MEMORY + 8 * PRESIZE_SLOTS + MAX_FRAME  # 232 MiB: the declared bound, <= 256 MiB
 _FRAME_COST = 128  # heap per frame besides its payload: the bytes object, its offset, three list slots
-PACKED = "zlib"  # the one packing method: a game's frames, zlib-compressed
-_PACKED_HEAD = pack({"packed": PACKED, "data": b""})[:-2]  # the map and keys as the writer lays them out, up to the bin
+PACKED = "zlib"  # the first packing method (and the default): a game's frames, zlib-compressed
+METHODS = (PACKED, packed.METHOD)  # "columns": bus.packed
+_PACKED_HEADS = {m: pack({"packed": m, "data": b""})[:-2] for m in METHODS}  # the map and keys as the writer lays them out, up to the bin
 _IN_CHUNK = 1 << 16  # compressed bytes fed to the inflater at a time
 _OUT_CHUNK = 1 << 18  # the most it hands back at a time
 
@@ -108,26 +110,38 @@ class LogWriter:
 
 
 class PackedLogWriter(LogWriter):
-    """Keeps a game's frames in memory and writes them at game end as one packed frame.
+    """Keeps a game's frames in memory and writes them at game end as one packed frame, by
+    `method`: "zlib" (the frames, zlib-compressed at `level`) or "columns" (bus.packed; a game
+    it cannot take, for the readers' limits, is packed with zlib).
 
     A game cut short (a crash before `end_game`) leaves nothing in the file."""
 
-    def __init__(self, out: BinaryIO, fsync: bool = False, write_magic: bool = True, level: int = 1):
+    def __init__(self, out: BinaryIO, fsync: bool = False, write_magic: bool = True, level: int = 1,
+                 method: str = PACKED):
         super().__init__(out, fsync=fsync, write_magic=write_magic)
+        if method not in METHODS:
+            raise ValueError(f"unknown packing {method!r} (one of {', '.join(METHODS)})")
         self._level = level
-        self._frames: list[bytes] = []
+        self._method = method
+        self._payloads: list[bytes] = []
 
     def header(self, header: dict[str, Any]) -> None:
-        self._frames.append(frame(pack({"format": FORMAT_VERSION, **header})))
+        self._payloads.append(pack({"format": FORMAT_VERSION, **header}))
 
     def record(self, payload: bytes) -> None:
-        self._frames.append(frame(payload))
+        self._payloads.append(payload)
+
+    def packed_frame(self, payloads: list[bytes]) -> bytes:
+        """The one frame these payloads (a header, then its records) are packed into."""
+        blob = packed.encode(payloads[0], payloads[1:]) if self._method == packed.METHOD else None
+        if blob is not None:
+            return frame(pack({"packed": packed.METHOD, "data": packed.compress(blob)}))
+        return frame(pack({"packed": PACKED, "data": zlib.compress(b"".join(frame(p) for p in payloads), self._level)}))
 
     def end_game(self) -> None:
-        if self._frames:
-            data = zlib.compress(b"".join(self._frames), self._level)
-            self._frames = []
-            self._out.write(frame(pack({"packed": PACKED, "data": data})))
+        if self._payloads:
+            payloads, self._payloads = self._payloads, []
+            self._out.write(self.packed_frame(payloads))
         super().end_game()
 
 
@@ -323,11 +337,11 @@ class _Reader:
 
     def _packed(self, offset: int, payload: bytes) -> None:
         """One packed frame: exactly one game, its frames inflated and read one by one."""
-        data = _packed_data(offset, payload)
+        method, data = _packed_data(offset, payload)
         game: GameLog | None = None
         inner = 0
         try:
-            for inner, framed in _inflate(data):
+            for inner, framed in (_inflate(data) if method == PACKED else _columns(data)):
                 kind = _kind(framed)
                 if game is None:
                     if kind != _HEADER:
@@ -369,21 +383,37 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _packed_data(offset: int, payload: bytes) -> memoryview:
-    """The compressed bytes of a packed frame laid out exactly as the writer lays it out."""
-    head = len(_PACKED_HEAD)
-    if payload.startswith(_PACKED_HEAD) and len(payload) > head:
+def _packed_data(offset: int, payload: bytes) -> tuple[str, memoryview]:
+    """The method and compressed bytes of a packed frame laid out exactly as the writer lays it out."""
+    method = ""
+    if len(payload) > 8 and 0xA0 <= payload[8] <= 0xBF:  # the method, a short string
+        method = payload[9 : 9 + (payload[8] & 0x1F)].decode("utf-8", "replace")
+    head_bytes = _PACKED_HEADS.get(method)
+    if head_bytes is not None and payload.startswith(head_bytes) and len(payload) > len(head_bytes):
+        head = len(head_bytes)
         width = {0xC4: 1, 0xC5: 2, 0xC6: 4}.get(payload[head], 0)
         size = int.from_bytes(payload[head + 1 : head + 1 + width], "big") if width else -1
         start = head + 1 + width
         canonical = size < 256 and width == 1 or 256 <= size < 65536 and width == 2 or size >= 65536 and width == 4
         if width and canonical and len(payload) - start == size:
-            return memoryview(payload)[start:]
-    if len(payload) > 8 and 0xA0 <= payload[8] <= 0xBF:  # the method, a short string
-        method = payload[9 : 9 + (payload[8] & 0x1F)].decode("utf-8", "replace")
-        if method != PACKED:
-            raise BadPacking(offset, f"unknown packing {_short(method)}")
-    raise BadPacking(offset, f"packed frame is not {{'packed': {PACKED!r}, 'data': <bytes>}} as the writer lays it out")
+            return method, memoryview(payload)[start:]
+    if method and head_bytes is None:
+        raise BadPacking(offset, f"unknown packing {_short(method)}")
+    raise BadPacking(offset, f"packed frame is not {{'packed': {_short(method or PACKED)}, 'data': <bytes>}} as the writer lays it out")
+
+
+def _columns(data: memoryview) -> Iterator[tuple[int, bytes]]:
+    """(byte in the game as plain frames, payload) of each frame of a "columns" packed game
+    (bus.packed), within the same limits as `_inflate`. Raises BadFrame without an offset."""
+    blob = packed.inflate(data)
+    at = 0
+    for payload in packed.decode(blob):
+        if len(payload) > MAX_FRAME:
+            raise OverLimit(None, f"packed game holds a frame of {len(payload)} bytes at its byte {at}")
+        yield at, payload
+        at += _FRAME.size + len(payload)
+        if at > MAX_GAME_BYTES:
+            raise OverLimit(None, f"packed game inflates past {MAX_GAME_BYTES >> 20} MiB (limit of one game)")
 
 
 def _inflate(data: memoryview) -> Iterator[tuple[int, bytes]]:

@@ -34,7 +34,6 @@ import os
 import socket
 import time
 import uuid
-import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,8 +43,7 @@ import structlog
 
 from actors.match import make_header, play
 from actors.registry import AgentSpec
-from bus.codec import pack
-from bus.log import MAX_FRAME, PACKED, LogWriter, PackedLogWriter, frame
+from bus.log import MAX_FRAME, LogWriter, PackedLogWriter, frame
 from ops.logging import configure as configure_logging
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
@@ -93,8 +91,8 @@ class BatchPlayer:
         self.file = open(self.dir / self.segment, "wb")
         if self.budget is not None:
             self.file = FaultyFile(self.file, self.budget)
-        writer = _PackedWithin if self.spec.compress else LogWriter
-        self.writer = writer(self.file, fsync=self.spec.fsync)
+        method = self.spec.packing()
+        self.writer = _PackedWithin(self.file, fsync=self.spec.fsync, method=method) if method else LogWriter(self.file, fsync=self.spec.fsync)
 
     def play(self, indices: list[int]) -> list[dict[str, Any]]:
         """Play the games `indices`; one result row each (a crashed game's row has `error`). An
@@ -172,10 +170,10 @@ class _PackedWithin(PackedLogWriter):
     up to their game_bytes); then the game's frames are written as they are (each within limits)."""
 
     def end_game(self) -> None:
-        frames, self._frames = self._frames, []
-        if frames:
-            packed = frame(pack({"packed": PACKED, "data": zlib.compress(b"".join(frames), self._level)}))
-            self._out.write(packed if len(packed) <= MAX_FRAME else b"".join(frames))
+        payloads, self._payloads = self._payloads, []
+        if payloads:
+            packed = self.packed_frame(payloads)
+            self._out.write(packed if len(packed) <= MAX_FRAME else b"".join(frame(p) for p in payloads))
         LogWriter.end_game(self)
 
 
