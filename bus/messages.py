@@ -3,16 +3,22 @@
 Addresses are strings: "referee", a player "p3", its offices "p3/so", "p3/fo", "p3/io".
 Messages addressed to "log" are records only: the bus stamps and logs them but delivers nothing.
 Messages must be treated as immutable by receivers (inline placement shares the objects).
+
+Validation happens at the boundaries (a log read, a spec, a Ray hand-over, an agent's own
+constructor call); on the hot path our own code builds messages with `built`, which skips it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+import os
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, SerializeAsAny, TypeAdapter
 
 from games.api import TalkItem
 from games.registry import talk_model
+
+M = TypeVar("M", bound=BaseModel)
 
 LOG = "log"  # record-only address
 REFEREE = "referee"
@@ -324,3 +330,47 @@ AnyMessage = Annotated[
 ]
 
 MESSAGE = TypeAdapter(AnyMessage)
+
+
+# --- built without validation ------------------------------------------------------------------
+# Our own hot paths (referee, bus, the President template, the offices' base) build messages whose
+# every value they made themselves: validating them again costs more than the rest of their trip.
+# `built(cls, fields)` makes the same object `cls(**fields)` would, from a dict that holds every
+# field of `cls` in the model's order (`kind` included) with the types validation would give (a
+# tuple where the model says tuple). With DETENTE_CHECK_BUILT=1 (or CHECK_BUILT set true, as
+# tests/test_bus_built.py does) each one is validated and compared instead: order, types, values.
+
+CHECK_BUILT = os.environ.get("DETENTE_CHECK_BUILT", "") == "1"
+_new = object.__new__
+_setattr = object.__setattr__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_ALL_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def built(cls: type[M], fields: dict[str, Any]) -> M:
+    """`cls(**fields)` without validation; `fields` (kept, not copied) as the docstring above says."""
+    if CHECK_BUILT:
+        _check_built(cls, fields)
+    m = _new(cls)
+    _setattr(m, "__dict__", fields)
+    names = _ALL_FIELDS.get(cls)
+    if names is None:
+        names = _ALL_FIELDS[cls] = frozenset(cls.model_fields)
+    _set_fields(m, names)
+    _set_extra(m, None)
+    _set_private(m, None)
+    return m
+
+
+def _check_built(cls: type[BaseModel], fields: dict[str, Any]) -> None:
+    """Raise if validating `fields` would give another object (another order, type or value)."""
+    model = cls.model_validate(fields)
+    want = model.__dict__
+    if list(fields) != list(want):
+        raise AssertionError(f"built {cls.__name__}: fields {list(fields)}, the model's order is {list(want)}")
+    for name, value in want.items():
+        if type(fields[name]) is not type(value) or fields[name] != value:
+            raise AssertionError(f"built {cls.__name__}.{name}: {fields[name]!r:.80} is not what validation makes "
+                                 f"({value!r:.80}, a {type(value).__name__})")

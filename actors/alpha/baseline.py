@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from actors.alpha.offices import Answer, StrategyOffice
-from bus.messages import OfficeRequest, Suggestion
+from bus.messages import OfficeRequest, Suggestion, built
 
 
 class RandomStrategyOffice(StrategyOffice):
@@ -20,4 +20,4 @@ class RandomStrategyOffice(StrategyOffice):
     def suggest(self, request: OfficeRequest) -> Answer:
         legal = request.legal
         picks = self.rng.sample(range(len(legal)), min(self.width, len(legal)))
-        return Answer(suggestions=[Suggestion(action=legal[i], utility=1.0) for i in sorted(picks)])
+        return Answer(suggestions=[built(Suggestion, {"action": legal[i], "utility": 1.0}) for i in sorted(picks)])

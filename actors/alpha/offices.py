@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from actors.actor import Actor
-from bus.messages import KBUpdate, Message, OfficeReply, OfficeRequest, Suggestion
+from bus.messages import KBUpdate, Message, OfficeReply, OfficeRequest, Suggestion, built
+from games.api import TalkItem
 
 
 @dataclass
@@ -42,6 +43,14 @@ def office_set(value: Any, allowed: tuple[str, ...] = OFFICE_ROLES, agent: str =
     return tuple(parts)
 
 
+def _models(items: tuple, cls: type) -> bool:
+    """Every item an instance of `cls` (which validation passes through unchanged)."""
+    for item in items:
+        if not isinstance(item, cls):
+            return False
+    return True
+
+
 class Office(Actor):
     """Dispatches a request's task to the method of the same name."""
 
@@ -54,17 +63,12 @@ class Office(Actor):
         if message.task not in self.tasks:
             raise ValueError(f"{type(self).__name__} does not do {message.task!r}")
         answer: Answer = getattr(self, message.task)(message)
-        return [
-            OfficeReply(
-                sender=self.address,
-                to=message.sender,
-                task=message.task,
-                turn=message.turn,
-                suggestions=tuple(answer.suggestions),
-                says=tuple(answer.says),
-                updates=tuple(answer.updates),
-            )
-        ]
+        fields = {"sender": self.address, "to": message.sender, "kind": "office_reply", "task": message.task,
+                  "turn": message.turn, "suggestions": tuple(answer.suggestions), "says": tuple(answer.says),
+                  "updates": tuple(answer.updates)}
+        if _models(fields["suggestions"], Suggestion) and _models(fields["says"], TalkItem) and _models(fields["updates"], KBUpdate):
+            return [built(OfficeReply, fields)]  # what validation would make of models: the same models
+        return [OfficeReply(**fields)]  # raw items (dicts, a talk item by its kind): validated, as always
 
 
 class StrategyOffice(Office):

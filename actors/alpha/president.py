@@ -34,6 +34,7 @@ from bus.messages import (
     Suggestion,
     Talk,
     TalkTurn,
+    built,
 )
 
 # The KB sections each office is shown with a request (the "view" of thesis section 4.1).
@@ -52,6 +53,7 @@ class Step(NamedTuple):
 
 
 _ACT_STEPS = (Step("io", "update"), Step("so", "suggest"))
+_TASKS = frozenset(("update", "suggest", "negotiate", "deal_utility"))  # bus.messages.Task
 _TALK_STEPS = (Step("fo", "negotiate"),)
 
 
@@ -92,6 +94,7 @@ class President(Actor):
         self.speaks: bool = "fo" in offices if speaks is None else speaks
         self.kb = KnowledgeBase({"seat": seat, "traits": traits.model_dump(), "inbox": []})
         self.job: _Job | None = None
+        self._roles: tuple[dict[str, str], dict[str, str]] = ({}, {})  # (offices, address -> role) of them
 
     def handle(self, message: Message) -> list[Message]:
         if isinstance(message, (ActRequest, TalkTurn)):
@@ -113,13 +116,15 @@ class President(Actor):
 
     def observe(self, request: ActRequest | TalkTurn) -> None:
         """Record a request in the KB before planning; override to keep more, calling super first."""
-        self.kb.set(("observation",), request.observation)
-        if isinstance(request, ActRequest):
-            self.kb.set(("legal",), list(request.legal))
-            if "talk" in self.kb.data:
-                self.kb.set(("talk",), None)  # talk is over once a decision is asked for
+        # the KB's `set` three times over, in one copy of its top level (the KB is never mutated in place)
+        data = dict(self.kb.data)
+        data["observation"] = request.observation  # a dict: never None, so it is set, not deleted
+        if request.kind == "act_request":
+            data["legal"] = list(request.legal)
+            data.pop("talk", None)  # talk is over once a decision is asked for
         else:
-            self.kb.set(("talk",), {"channel": request.channel, "round": request.round, "max_rounds": request.max_rounds})
+            data["talk"] = {"channel": request.channel, "round": request.round, "max_rounds": request.max_rounds}
+        self.kb.data = data
 
     def plan_act(self, request: ActRequest) -> list[Step]:
         """The office steps before a decision; override to ask other offices or tasks."""
@@ -135,7 +140,10 @@ class President(Actor):
 
     def decide(self, request: ActRequest, suggestions: list[Suggestion]) -> list[Message]:
         """The messages ending a decision (its Act); override to log a plan with it."""
-        return [Act(sender=self.address, to=REFEREE, turn=request.turn, action=self.choose(request, suggestions))]
+        action = self.choose(request, suggestions)
+        if type(action) is not str:
+            return [Act(sender=self.address, to=REFEREE, turn=request.turn, action=action)]  # validated: raises
+        return [built(Act, {"sender": self.address, "to": REFEREE, "kind": "act", "turn": request.turn, "action": action})]
 
     def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
         """The action to play (a kept deal, a suggestion by utility, a random one); override for another policy."""
@@ -159,23 +167,40 @@ class President(Actor):
         request = job.request
         if job.steps:
             step = job.asked = job.steps.pop(0)
-            legal = request.legal if isinstance(request, ActRequest) else ()
-            return [OfficeRequest(sender=self.address, to=self.offices[step.role], task=step.task, turn=request.turn,
-                                  view=self.view(step, request), legal=legal)]
+            legal = request.legal if request.kind == "act_request" else ()
+            view = self.view(step, request)
+            fields = {"sender": self.address, "to": self.offices[step.role], "kind": "office_request", "task": step.task,
+                      "turn": request.turn, "view": view, "legal": legal}
+            if step.task not in _TASKS or type(view) is not dict:
+                return [OfficeRequest(**fields)]  # validated: a hook's mistake raises here, as it always did
+            return [built(OfficeRequest, fields)]
         self.job = None
-        if isinstance(request, TalkTurn):
-            return [Talk(sender=self.address, to=REFEREE, turn=request.turn, channel=request.channel, round=request.round, says=job.says)]
+        if request.kind == "talk_turn":
+            return [built(Talk, {"sender": self.address, "to": REFEREE, "kind": "talk", "turn": request.turn,
+                                 "channel": request.channel, "round": request.round, "says": job.says})]
         return self.decide(request, job.suggestions)
+
+    def _role_of(self, address: str) -> str | None:
+        """The role of the office at `address` (offices may be swapped: a game's President picks its set)."""
+        offices, roles = self._roles
+        if offices is not self.offices:
+            offices = self.offices
+            roles = {}
+            for role, addr in offices.items():
+                roles.setdefault(addr, role)  # the first role in role order, as a scan would find
+            self._roles = (offices, roles)
+        return roles.get(address)
 
     def _on_reply(self, reply: OfficeReply) -> list[Message]:
         job = self.job
-        role = next((r for r, addr in self.offices.items() if addr == reply.sender), None)
+        role = self._role_of(reply.sender)
         if job is None or job.asked != (role, reply.task) or reply.turn != job.request.turn:
             return []  # stale answer: the referee moved on
         out: list[Message] = []
         if reply.updates:
             self.kb.apply(reply.updates)
-            out.append(KBChange(sender=self.address, to=LOG, turn=reply.turn, source=reply.sender, updates=reply.updates))
+            out.append(built(KBChange, {"sender": self.address, "to": LOG, "kind": "kb_change", "turn": reply.turn,
+                                        "source": reply.sender, "updates": reply.updates}))
         if reply.suggestions:
             job.suggestions = list(reply.suggestions)
             self.kb.set(("suggestions",), [dump(s) for s in reply.suggestions])
