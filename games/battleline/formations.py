@@ -18,6 +18,7 @@ completion order that breaks equal scores is the caller's business (rules.py).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import Iterable
 
 from games.battleline.cards import CAVALRY, LEADERS, N_TROOPS, SHIELD
@@ -113,6 +114,68 @@ def score_tuple(cards: tuple[int, ...], fog: bool) -> int:
     if max(cards) >= N_TROOPS:
         return best(list(cards), len(cards), fog, EMPTY)
     return _troops_only(cards, fog)
+
+
+# The most cards missing for which `completions` lists every completion, by formation size: up to
+# C(60, 3) = 34,220 entries for an empty side of 3, C(57, 1) for a side of 4 under Mud missing one
+# (ours: larger tables would cost more to build than the searches they save).
+TABLE_MISSING = {3: 3, 4: 1}
+SCORE_SHIFT = N_TROOPS  # a `completions` entry: score << SCORE_SHIFT | the troops it adds (bits)
+
+
+@lru_cache(maxsize=1 << 12)
+def completions(troops: tuple[int, ...], need: int, fog: bool) -> tuple[int, ...]:
+    """Every completion of a side of troops only (`troops`, sorted) to `need` cards with troops
+    not on it, highest first, each as `score << SCORE_SHIFT | bits` of the troops it adds, so the
+    entries compare as their scores do. At most TABLE_MISSING[need] cards may be missing.
+
+    The claim proof scans it: the side cannot beat `floor` from a pool of unseen troops when every
+    entry above `floor << SCORE_SHIFT | ALL_TROOPS` adds a troop that is not in the pool."""
+    k = need - len(troops)
+    if not 0 < k <= TABLE_MISSING.get(need, 0):
+        raise ValueError(f"no table of completions with {k} cards missing of {need}")
+    others = [c for c in range(N_TROOPS) if c not in troops]
+    if need == 3:
+        of, bit = _three_scores(fog), _TROOP_BIT
+        if k == 1:
+            base = troops[0] * 3600 + troops[1] * 60
+            table = [(of[base + c] << SCORE_SHIFT) | bit[c] for c in others]
+        elif k == 2:
+            base = troops[0] * 3600
+            table = [(of[base + b * 60 + c] << SCORE_SHIFT) | bit[b] | bit[c]
+                     for b, c in combinations(others, 2)]
+        else:
+            table = [(of[a * 3600 + b * 60 + c] << SCORE_SHIFT) | bit[a] | bit[b] | bit[c]
+                     for a, b, c in combinations(others, 3)]
+    else:
+        table = [(_troops_only(troops + (c,), fog) << SCORE_SHIFT) | _TROOP_BIT[c] for c in others]
+    table.sort(reverse=True)
+    return tuple(table)
+
+
+_TROOP_BIT = [1 << c for c in range(N_TROOPS)]
+
+
+@lru_cache(maxsize=2)
+def _three_scores(fog: bool) -> list[int]:
+    """The score of every three troops a, b, c (distinct, in any order) at a * 3600 + b * 60 + c
+    (as _troops_only scores them, written out for three: 34,220 sets)."""
+    out = [0] * (N_TROOPS ** 3)
+    for a, b, c in combinations(range(N_TROOPS), 3):
+        lo, mid, hi = sorted((a % 10, b % 10, c % 10))
+        total = lo + mid + hi + 3
+        if fog:
+            s = total
+        elif mid == lo + 1 and hi == mid + 1:
+            s = (WEDGE if a // 10 == b // 10 == c // 10 else SKIRMISH) * 100 + total
+        elif lo == hi:
+            s = PHALANX * 100 + total
+        else:
+            s = (BATTALION if a // 10 == b // 10 == c // 10 else HOST) * 100 + total
+        x, y, z = a * 3600, b * 60, c
+        out[x + y + z] = out[x + c * 60 + b] = out[b * 3600 + a * 60 + c] = out[b * 3600 + c * 60 + a] = \
+            out[c * 3600 + a * 60 + b] = out[c * 3600 + y + a] = s
+    return out
 
 
 def _troops_only(cards: tuple[int, ...] | list[int], fog: bool) -> int:

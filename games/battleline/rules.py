@@ -55,7 +55,8 @@ from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
 from games.battleline.formations import (
-    ALL_TROOPS, IMPOSSIBLE, Pool, best, completion_cards, rank_of, score, score_tuple)
+    ALL_TROOPS, IMPOSSIBLE, SCORE_SHIFT, TABLE_MISSING, Pool, best, completion_cards, completions, rank_of,
+    score, score_tuple)
 
 FLAGS = 9
 HAND = 7  # 1.1 "Set-up": seven troop cards each
@@ -149,14 +150,14 @@ class BattleLineState(State):
         self._legal: list[str] | None = None
         self._claims: tuple[int, list[int]] | None = None  # claimable() of this node
         # Caches, never serialised (state_from_json rebuilds them): per flag a version, bumped
-        # whenever a card arrives or leaves; per flag and seat, claimable()'s (version, answer):
-        # _CLAIMABLE, _NOT_CLAIMABLE, or (>= 0) the unseen troops from which the other side can
-        # still beat the seat's.
+        # whenever a card arrives or leaves; per flag and seat, claimable()'s (version, answer,
+        # place): answer _CLAIMABLE, _NOT_CLAIMABLE, or (>= 0) unseen troops from which the other
+        # side can still beat the seat's; place, that completion's index in its table or -1.
         self._versions = [0] * FLAGS
         self._gone = 0  # troops no longer unseen (played from a hand), a 60-bit set
         self._open = [_ALL_FLAGS, _ALL_FLAGS]  # per seat, the flags (bits) it may play a card to
         self._claimed_bits = 0  # the claimed flags (bits)
-        self._proofs: list[list[tuple[int, int] | None]] = [[None, None] for _ in range(FLAGS)]
+        self._proofs: list[list[tuple[int, int, int] | None]] = [[None, None] for _ in range(FLAGS)]
 
     # -- node kind -------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -463,24 +464,26 @@ class BattleLineState(State):
         # Each flag's last answer for p, kept while the flag is unchanged (its version): within
         # a game the unseen troops only ever shrink (a troop leaves a hand for the board and
         # never comes back), so a proof stays proved, and a disproof stands while the troops of
-        # the completion that beat the claimant are still unseen.
+        # the completion that beat the claimant are still unseen. A disproof found in a table of
+        # completions keeps its place there: the entries before it add a troop no longer unseen,
+        # and stay so, so the search resumes after it.
         # Only unclaimed flags where p's side is full: the others are not open to p, or claimed.
         for f in _FLAGS_IN[_ALL_FLAGS & ~self._open[p] & ~self._claimed_bits]:
             entry = proofs[f][p]
+            start = 0
             if entry is not None and entry[0] == versions[f]:
                 answer = entry[1]
                 if answer == _CLAIMABLE:
                     out.append(f)
                     continue
-                if answer == _NOT_CLAIMABLE:
+                if answer == _NOT_CLAIMABLE or answer & gone == 0:
                     continue
-                if answer & gone == 0:
-                    continue
+                start = entry[2] + 1
             need = 3 if mud[f] < 0 else 4
             mine, theirs = sides[f][p], sides[f][o]
             if len(mine) != need or len(theirs) > need:
                 # incomplete, or a side still to be cut after Mud left (mud_trim)
-                proofs[f][p] = (versions[f], _NOT_CLAIMABLE)
+                proofs[f][p] = (versions[f], _NOT_CLAIMABLE, 0)
                 continue
             fog = self._fog[f] >= 0
             mine_score = score_tuple(tuple(mine), fog)
@@ -489,18 +492,30 @@ class BattleLineState(State):
                 if mine_score > theirs_score or (
                         mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
                     out.append(f)
-                    proofs[f][p] = (versions[f], _CLAIMABLE)
+                    proofs[f][p] = (versions[f], _CLAIMABLE, 0)
                 else:
-                    proofs[f][p] = (versions[f], _NOT_CLAIMABLE)
+                    proofs[f][p] = (versions[f], _NOT_CLAIMABLE, 0)
+                continue
+            if need - len(theirs) <= TABLE_MISSING[need] and (not theirs or max(theirs) < N_TROOPS):
+                # Troops only: the first completion above mine whose troops are all unseen.
+                table = completions(tuple(sorted(theirs)), need, fog)
+                floor, i, n = (mine_score << SCORE_SHIFT) | ALL_TROOPS, start, len(table)
+                while i < n and table[i] > floor and table[i] & gone:
+                    i += 1
+                if i < n and table[i] > floor:
+                    proofs[f][p] = (versions[f], table[i] & ALL_TROOPS, i)
+                else:
+                    proofs[f][p] = (versions[f], _CLAIMABLE, 0)
+                    out.append(f)
                 continue
             if pool is None:
                 pool = Pool.of_set(ALL_TROOPS & ~gone)  # the unseen troops: both hands and the deck
             found = best(theirs, need, fog, pool, floor=mine_score)
             if found == IMPOSSIBLE:
-                proofs[f][p] = (versions[f], _CLAIMABLE)
+                proofs[f][p] = (versions[f], _CLAIMABLE, 0)
                 out.append(f)
             else:
-                proofs[f][p] = (versions[f], completion_cards(found, theirs, need, fog, pool) & ~gone)
+                proofs[f][p] = (versions[f], completion_cards(found, theirs, need, fog, pool) & ~gone, -1)
         self._claims = (p, out)
         return list(out)
 

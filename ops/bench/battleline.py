@@ -5,11 +5,15 @@ Barca's decision time, and the claim proofs checked against brute force.
     python -m ops.bench.battleline --seconds 2 --rounds 8   # more speed rounds
     python -m ops.bench.battleline --proofs 10000           # the issue's proof check (~1 min)
     python -m ops.bench.battleline --only rules stack       # some of: rules stack decisions proofs
+    python -m ops.bench.battleline --only rules --against HEAD~3  # the rules of a revision, side by side
 
 - rules: uniformly random legal actions (claims included) until the game ends, on the rules alone
   (legal_actions and apply_actions; no observations). A claim is proved only on a flag where the
   claimant's side is complete (games.battleline.rules.claimable). Goal: <= 2 ms a game (a public
   pure-Python engine without claim proofs takes ~1.8 ms).
+  With `--against REV`, the rules of that revision (its games/battleline/, loaded under another
+  package name) play the same games in the same process, rounds alternating which goes first; the
+  ratio new / old is of the two bests.
 - stack: the same kind of game through the whole stack: the referee, two `random` agents (a
   President each), the bus and the event log in memory (actors.match.record).
 - The two are measured in turns (rules, stack, rules, ...), CPU time, the best of each kept (on a
@@ -28,14 +32,18 @@ Barca's decision time, and the claim proofs checked against brute force.
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from games.battleline.cards import CARD_OF, TROOPS
@@ -43,19 +51,20 @@ from games.battleline.rules import BattleLine, BattleLineState
 
 GAME = BattleLine()
 STRATA = (0, 1, 2, 3, 4)  # cards the other side misses; 4 only under Mud
+_RULES = ("cards", "formations", "rules")  # games/battleline's modules, in import order
 
 
 # -- speed -----------------------------------------------------------------------------------
 
-def rules_games(seconds: float, tactics: bool, seed: int = 1) -> tuple[float, float]:
+def rules_games(seconds: float, tactics: bool, seed: int = 1, game: Any = GAME) -> tuple[float, float]:
     """Random games on the rules alone for `seconds` of CPU: (games/s, decisions a game)."""
-    opts = GAME.options({"tactics": tactics})
+    opts = game.options({"tactics": tactics})
     rng = random.Random(seed)
     games = decisions = 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
-        state = GAME.new_initial_state(opts)
-        for _ in range(GAME.max_steps + 1):  # the rules' own length bound (issue 19)
+        state = game.new_initial_state(opts)
+        for _ in range(game.max_steps + 1):  # the rules' own length bound (issue 19)
             if state.is_terminal():
                 break
             if state.is_chance():
@@ -66,9 +75,34 @@ def rules_games(seconds: float, tactics: bool, seed: int = 1) -> tuple[float, fl
             state.apply_actions({p: legal[rng.randrange(len(legal))]})
             decisions += 1
         else:
-            raise RuntimeError(f"a random game did not end within {GAME.max_steps} steps")
+            raise RuntimeError(f"a random game did not end within {game.max_steps} steps")
         games += 1
     return games / (time.process_time() - t0), decisions / games
+
+
+def rules_of(rev: str, into: str) -> Any:
+    """The Battle Line rules of git revision `rev` (its games/battleline/ modules, copied under
+    `into` as the package `_battleline_old`), for side-by-side timing: its BattleLine()."""
+    root = Path(__file__).resolve().parents[2]
+    package = Path(into) / "_battleline_old"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in _RULES:
+        text = subprocess.run(["git", "show", f"{rev}:games/battleline/{name}.py"], cwd=root,
+                              capture_output=True, text=True, check=True).stdout
+        (package / f"{name}.py").write_text(text.replace("games.battleline.", "_battleline_old."))
+    sys.path.insert(0, into)
+    return importlib.import_module("_battleline_old.rules").BattleLine()
+
+
+def side_by_side(old: Any, seconds: float, rounds: int, tactics: bool) -> tuple[float, float]:
+    """Best games/s of the old and the present rules, in alternating rounds (same games)."""
+    best = {"old": 0.0, "new": 0.0}
+    for r in range(rounds):
+        order = (("old", old), ("new", GAME)) if r % 2 == 0 else (("new", GAME), ("old", old))
+        for label, game in order:
+            best[label] = max(best[label], rules_games(seconds, tactics, game=game)[0])
+    return best["old"], best["new"]
 
 
 def stack_games(seconds: float, tactics: bool) -> float:
@@ -256,8 +290,18 @@ def main() -> None:
     parser.add_argument("--proofs", type=int, default=2000, help="positions for the claim-proof check")
     parser.add_argument("--only", nargs="+", choices=("rules", "stack", "decisions", "proofs"),
                         default=["rules", "stack", "decisions", "proofs"])
+    parser.add_argument("--against", metavar="REV", help="time the rules of git revision REV side by side "
+                        "(rules only; old and new alternate, best of rounds)")
     args = parser.parse_args()
     failed = False
+    if args.against:
+        with tempfile.TemporaryDirectory() as tmp:
+            old = rules_of(args.against, tmp)
+            for tactics in (True, False):
+                before, after = side_by_side(old, args.seconds, args.rounds, tactics)
+                print(f"tactics {'on' if tactics else 'off'}: rules of {args.against} {1000 / before:.2f} ms a game, "
+                      f"now {1000 / after:.2f} ms; now / then {before / after:.3f} (CPU, best of {args.rounds})")
+        return
     for tactics in (True, False):
         label = f"tactics {'on' if tactics else 'off'}"
         best_rules = best_stack = 0.0
