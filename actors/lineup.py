@@ -34,5 +34,6 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
         wanted = {player_address(s) for s in seats}
         actors = {a: x for a, x in actors.items() if player_of(a) in wanted}
     if referee:
-        actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers))
+        actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
+                                  chance_seed=header.get("chance_seed"))
     return dict(sorted(actors.items()))

@@ -10,6 +10,7 @@ seat is never asked again, its moves are the rules' default, and it hears no mor
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from actors.actor import Actor
@@ -42,8 +43,11 @@ from games.api import TALK_STATE, Game, IllegalAction, Options, State
 class Referee(Actor):
     """Drives a game: chance, talk rounds, decisions, errors, game end."""
 
-    def __init__(self, game: Game, options: Options, seed: int, talkers: frozenset[int] | None = None):
+    def __init__(self, game: Game, options: Options, seed: int, talkers: frozenset[int] | None = None,
+                 chance_seed: str | None = None):
         super().__init__(REFEREE, seed)
+        if chance_seed is not None:  # the header names the dice (bus.header: chance_seed)
+            self.rng = random.Random(chance_seed)
         self.game = game
         self.options = options
         # seats that can speak (a player speaks through its Foreign Office); None: every seat.

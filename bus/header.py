@@ -1,7 +1,9 @@
 """The typed schema of a log's maps: its header, checked before anything is built from it, and its records.
 
 A header is the first map of a game: {"format", "game", "game_id", "seed", "options", "agents",
-"code_version", "limits", "env"} and, for a fork, "fork" (actors/match.py `make_header`, replay/fork.py);
+"code_version", "limits", "env"} and, for a fork, "fork" (actors/match.py `make_header`, replay/fork.py), and
+for a game whose dice were named before it was logged, "chance_seed" (the referee's chance generator;
+Risk's training games, actors/risk/train.py);
 a header written before limits existed has none (no limits applied), one written before `env`
 (bus.environment: the interpreter and library versions, information only) has none. Every
 field has its type (strict: no coercion, so "7" is not a seed and 1.0 is not a count), every
@@ -31,6 +33,7 @@ MAX_SEATS = 64  # seats of any game, whatever its options say (as ops.tournament
 MAX_OPTIONS = 64  # keys in a game's or an agent's options (the largest game has 10)
 MAX_NAME = 64  # a game name, agent name or code version
 MAX_GAME_ID = 256  # tournament ids are ~10 characters, a fork appends "-fork<seq>"
+MAX_CHANCE_SEED = 256  # a chance seed names a game's dice stream (Risk training: "risk-train/<seed>/<game>")
 SEED_RANGE = (-(2**63), 2**64 - 1)  # what msgpack can hold (the store keeps seeds as ubigint)
 
 _STRICT = ConfigDict(frozen=True, extra="forbid", strict=True)
@@ -68,6 +71,8 @@ class Header(BaseModel):
     fork: ForkPoint | None = None
     limits: Limits | None = None  # the bus's limits on the agents (bus.messages); absent in older logs
     env: dict[_Text, _Text] | None = Field(None, max_length=MAX_ENTRIES)  # where it was made (bus.environment); absent in older logs
+    # the referee draws chance from random.Random(chance_seed) instead of its (seed, address) generator
+    chance_seed: str | None = Field(None, min_length=1, max_length=MAX_CHANCE_SEED)
 
 
 def check_header(raw: Any) -> Header:

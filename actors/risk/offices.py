@@ -3,13 +3,17 @@
 - `HeuristicStrategyOffice`, `TDStrategyOffice`: one suggestion per decision, the policy's
   choice (actors.risk.heuristic, actors.risk.td); the td office also reports the network's value
   of its board at the start of each of its turns (KB path `value`), which the transcript plots.
+  A learning td office (`learn`, a training game's seat) holds a network.Learner: at the first
+  decision of each of its turns it learns from the board (exactly where actors.risk.train's direct
+  loop does), then plays with the weights as they now are.
 - `RiskIntelligenceOffice` (ours, the issue's addition): per opponent, its strength (its share
   of the armies on the board) and aggression (battle rolls it made per turn, an exponentially
   weighted mean over the turns it has been seen to play), from the public turn summaries.
 - `RiskPresident`: sends each office only the part of the observation it reads (smaller logs),
   and asks the Intelligence Office only when a turn it has not seen has finished.
-Every office is a function of its request alone (plus the KB the President sends), so an agent
-can take over a seat mid-game.
+Every office but a learning one is a function of its request alone (plus the KB the President
+sends), so an agent can take over a seat mid-game; a learner's state is its network, rebuilt by
+re-running the game from its start (as replay and fork do).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from actors.alpha.offices import Answer, IntelligenceOffice, StrategyOffice
 from actors.alpha.president import President, Step
 from actors.risk.board import Board
 from actors.risk.heuristic import suggest as heuristic_suggest
-from actors.risk.network import get_net
+from actors.risk.network import Learner, Net, get_net
 from actors.risk.params import HeuristicParams, TDParams
 from actors.risk.td import Seed
 from actors.risk.td import suggest as td_suggest
@@ -52,13 +56,22 @@ class HeuristicStrategyOffice(StrategyOffice):
 
 
 class TDStrategyOffice(StrategyOffice):
-    def __init__(self, address: str, seed: int, net: str, net_seed: int, params: TDParams):
+    def __init__(self, address: str, seed: int, net: str, net_seed: int, params: TDParams,
+                 weights: Any = None, learn: bool = False, alpha: float = 0.1, lam: float = 0.7,
+                 update: str = "td"):
         super().__init__(address, seed)
-        self.net = get_net(net, net_seed)
+        base: Net = weights.net() if net == "given" else get_net(net, net_seed)
+        self.learner = Learner(base, alpha, lam, misupdate=update == "misupdate") if learn else None
+        self.net: Any = base if self.learner is None else self.learner  # a learner's weights, read as they change
         self.params = params
+        self.seen_turn = -1  # the last turn whose board the learner saw
 
     def suggest(self, request: OfficeRequest) -> Answer:
         obs = request.view["observation"]
+        if (self.learner is not None and obs["phase"] == "reinforce" and obs["turn_player"] == obs["me"]
+                and obs["turn"] != self.seen_turn):  # the first decision of my turn (actors.risk.train)
+            self.seen_turn = obs["turn"]
+            self.learner.see([o == obs["me"] for o in obs["owner"]])
         board = Board(obs)
         action, utility = td_suggest(board, list(request.legal), self.net, self.params)
         updates = []

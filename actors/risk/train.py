@@ -20,35 +20,68 @@ batch 1 this is the seed's scheme, game by game.
 Deterministic: game g's dice come from "risk-train/<seed>/<g>", the first network from `seed`.
 `run` writes, after every batch, `last.json` (replaced whole) into OUT.checkpoints/, and every
 `every` games a kept checkpoint `games-NNNNNN.json` (network JSON with the game count in its
-metadata); a run resumed from either ends with the same weights as an uninterrupted run. Games
-are played straight on the rules (actors.risk.direct), not through the bus, so they are not logged.
+metadata); a run resumed from either ends with the same weights as an uninterrupted run.
+
+Logged (the default): each game is played through the stack (inline placement: referee, bus,
+`td` agents with `net=given;learn=true`, the batch's network carried whole in every seat's
+options with its sha256) and written as a regular detente log, so `detente replay verify`
+re-runs the learners and reproduces every choice and roll; the header's `chance_seed` names the
+game's dice, the same stream as unlogged play. A batch's games go, packed as tournaments pack
+them and in game order, into one segment OUT.games/games-NNNNNN.dlog (NNNNNN: the batch's first
+game), written whole before its checkpoint, so a run killed and resumed neither loses nor
+duplicates a game's log, and 1, 2 or K workers write the same bytes. Unlogged (`log=False`):
+played straight on the rules (actors.risk.direct), the same decisions and weights, ~2x faster.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import multiprocessing
 import os
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
+from actors.address import office_address
+from actors.lineup import build_actors
+from actors.match import make_header
+from actors.match import play as play_match
+from actors.placement import InlinePlacement
+from actors.registry import AgentSpec
 from actors.risk.board import Board
 from actors.risk.direct import play
 from actors.risk.network import Learner, Net, net_from_json, random_net
 from actors.risk.params import LearnParams, TDParams
 from actors.risk.td import suggest
+from bus.codec import pack
+from bus.log import MAGIC, MAX_FRAME, PACKED, LogWriter, frame
+from bus.messages import REFEREE
 
-Result = tuple[Net, dict[str, Any]]  # a game's passed-on network, and what happened
-Progress = Callable[[int, Net, list[dict[str, Any]]], None]  # (games done, network, the batch's infos)
+# a game's passed-on network, what happened, and its log (frames without the file's magic; None: not logged)
+Result = tuple[Net, dict[str, Any], bytes | None]
+Progress = Callable[[int, Net, list[Result]], None]  # (games done, network, the batch's results)
 LAST = "last.json"  # the checkpoint after the latest batch
+PACK_LEVEL = 1  # zlib level of a packed game (as tournaments pack theirs: bus.log.PackedLogWriter)
 
 
-def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams) -> Result:
-    """Play training game `g` from `net`; the network passed on, and what happened."""
-    n = learn.players[g % len(learn.players)]
+def chance_seed(seed: int, g: int) -> str:
+    """The dice of training game `g` (logged in its header: bus.header's chance_seed)."""
+    return f"risk-train/{seed}/{g}"
+
+
+def players_of(g: int, learn: LearnParams) -> int:
+    return learn.players[g % len(learn.players)]
+
+
+def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams, log: bool = False) -> Result:
+    """Play training game `g` from `net`; the network passed on, what happened, and (`log`) its log."""
+    if log:
+        return logged_game(net, g, seed, learn, params)
+    n = players_of(g, learn)
     learners = [Learner(net, learn.alpha, learn.lam, misupdate=learn.update == "misupdate") for _ in range(n)]
     seen_turn = [-1] * n
     alive = [True] * n
@@ -68,8 +101,51 @@ def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams
             learners[seat].see([o == seat for o in obs["owner"]])
 
     options = {"players": n, "max_rounds": learn.max_rounds}
-    state, outcome = play([policy(s) for s in range(n)], options, f"risk-train/{seed}/{g}", watch)
-    final = state.observation(0)
+    state, outcome = play([policy(s) for s in range(n)], options, chance_seed(seed, g), watch)
+    return (*_finish(net, g, learners, state.observation(0), outcome, state.digest(), learn), None)
+
+
+def game_header(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams) -> dict[str, Any]:
+    """The log header of training game `g`: every seat `td` learning from `net`, given whole."""
+    data = net.to_json()
+    options = {"net": "given", "weights": {"w1": data["w1"], "w2": data["w2"], "sha256": net.digest()},
+               "learn": True, "alpha": learn.alpha, "lam": learn.lam, "update": learn.update,
+               "params": params.model_dump(mode="json")}
+    n = players_of(g, learn)
+    header = make_header("risk", seed, [AgentSpec(name="td", options=options)] * n,
+                         {"players": n, "max_rounds": learn.max_rounds}, game_id=f"risk-train-{seed}-{g:06d}")
+    header["chance_seed"] = chance_seed(seed, g)
+    return header
+
+
+def logged_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams) -> Result:
+    """Training game `g` through the stack (inline), logged; the same network as `train_game`'s."""
+    header = game_header(net, g, seed, learn, params)
+    actors = build_actors(header)
+    buf = io.BytesIO()
+    writer = LogWriter(buf, write_magic=False)
+    writer.header(header)
+    result = play_match(header, writer, placement=InlinePlacement(actors))
+    if result.errors:
+        raise RuntimeError(f"training game {g}: {result.errors} error events (an agent failed; see its log)")
+    n = len(header["agents"])
+    learners = [actors[office_address(s, "so")].learner for s in range(n)]
+    state = actors[REFEREE].state
+    done = _finish(net, g, learners, state.observation(0), state.outcome(), state.digest(), learn)
+    return (*done, packed(buf.getvalue()))
+
+
+def packed(frames: bytes) -> bytes:
+    """One game's frames as one packed frame (bus.log.PackedLogWriter's bytes), or as they are if
+    that frame would be over what readers take (as ops.tournament.runner's segments do)."""
+    out = frame(pack({"packed": PACKED, "data": zlib.compress(frames, PACK_LEVEL)}))
+    return out if len(out) <= MAX_FRAME else frames
+
+
+def _finish(net: Net, g: int, learners: list[Any], final: dict[str, Any], outcome: Any, digest: str,
+            learn: LearnParams) -> tuple[Net, dict[str, Any]]:
+    """Every learner's last step (a learner ends once: an eliminated one already has), and what passes on."""
+    n = len(learners)
     survivors = [s for s in range(n) if final["alive"][s]]
     for s in range(n):
         if s in outcome.winners:
@@ -84,7 +160,7 @@ def train_game(net: Net, g: int, seed: int, learn: LearnParams, params: TDParams
     else:
         best = min(survivors, key=lambda s: (-final["owner"].count(s), s))
     info = {"game": g, "players": n, "winner": outcome.winners[0] if outcome.winners else None,
-            "rounds": outcome.extra["rounds"], "passed_on": best}
+            "rounds": outcome.extra["rounds"], "passed_on": best, "digest": digest}
     if learn.passed_on == "all":
         return mean_change(net, [learner.net() for learner in learners]), info
     return learners[best].net(), info
@@ -114,7 +190,10 @@ def merge(base: Net, passed_on: Sequence[Net]) -> Net:
 # -- who plays a batch's games -----------------------------------------------------------------
 
 class Workers(Protocol):
-    """Plays games from one network; results in the order of `games`, wherever they were played."""
+    """Plays games from one network; results in the order of `games`, wherever they were played
+    (with their logs if `log`)."""
+
+    log: bool
 
     def play(self, net: Net, games: list[int]) -> list[Result]: ...
 
@@ -124,38 +203,47 @@ class Workers(Protocol):
 class InProcess:
     """Every game here, one after the other (one worker)."""
 
-    def __init__(self, seed: int, learn: LearnParams, params: TDParams):
-        self.seed, self.learn, self.params = seed, learn, params
+    def __init__(self, seed: int, learn: LearnParams, params: TDParams, log: bool = False):
+        self.seed, self.learn, self.params, self.log = seed, learn, params, log
 
     def play(self, net: Net, games: list[int]) -> list[Result]:
-        return [train_game(net, g, self.seed, self.learn, self.params) for g in games]
+        return [train_game(net, g, self.seed, self.learn, self.params, self.log) for g in games]
 
     def close(self) -> None:
         pass
 
 
-def play_plain(net: dict[str, Any], g: int, seed: int, learn: dict[str, Any], params: dict[str, Any]
-               ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """`train_game` on plain data (JSON-ready in and out): what a worker process or Ray actor runs."""
-    out, info = train_game(net_from_json(net), g, seed, LearnParams(**learn), TDParams(**params))
-    return out.to_json(), info
+Plain = tuple[dict[str, Any], dict[str, Any], bytes | None]  # a Result with its network as JSON
 
 
-def _play_task(args: tuple[Any, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+def play_plain(net: dict[str, Any], g: int, seed: int, learn: dict[str, Any], params: dict[str, Any],
+               log: bool = False) -> Plain:
+    """`train_game` on plain data (JSON-ready in, bytes for the log): what a worker process or Ray actor runs."""
+    out, info, data = train_game(net_from_json(net), g, seed, LearnParams(**learn), TDParams(**params), log)
+    return out.to_json(), info, data
+
+
+def from_plain(result: Plain) -> Result:
+    n, info, data = result
+    return net_from_json(n), info, data
+
+
+def _play_task(args: tuple[Any, ...]) -> Plain:
     return play_plain(*args)
 
 
 class Processes:
     """Games shared out among `workers` local processes (started fresh: the `spawn` method)."""
 
-    def __init__(self, workers: int, seed: int, learn: LearnParams, params: TDParams):
+    def __init__(self, workers: int, seed: int, learn: LearnParams, params: TDParams, log: bool = False):
         self.seed, self.learn, self.params = seed, learn.model_dump(mode="json"), params.model_dump(mode="json")
+        self.log = log
         self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 
     def play(self, net: Net, games: list[int]) -> list[Result]:
         data = net.to_json()
-        tasks = [(data, g, self.seed, self.learn, self.params) for g in games]
-        return [(net_from_json(n), info) for n, info in self.pool.map(_play_task, tasks)]
+        tasks = [(data, g, self.seed, self.learn, self.params, self.log) for g in games]
+        return [from_plain(r) for r in self.pool.map(_play_task, tasks)]
 
     def close(self) -> None:
         self.pool.shutdown(cancel_futures=True)
@@ -172,9 +260,9 @@ def train(games: int, seed: int, learn: LearnParams, params: TDParams, start: Ne
     player = workers or InProcess(seed, learn, params)
     for b in range(first, games, learn.batch):
         results = player.play(net, list(range(b, min(b + learn.batch, games))))
-        net = merge(net, [n for n, _ in results])
+        net = merge(net, [r[0] for r in results])
         if progress is not None:
-            progress(b + len(results), net, [info for _, info in results])
+            progress(b + len(results), net, results)
     return net
 
 
@@ -235,11 +323,24 @@ def hashes(ckdir: Path, games: int) -> dict[str, str]:
     return out
 
 
-def write_whole(path: Path, data: dict[str, Any]) -> None:
-    """Write JSON to `path` all or nothing (a temporary file renamed), so a kill leaves no half file."""
+def write_whole(path: Path, data: dict[str, Any] | bytes) -> None:
+    """Write JSON (or bytes) to `path` all or nothing (a temporary file renamed), so a kill leaves no half file."""
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data) + "\n")
+    if isinstance(data, bytes):
+        tmp.write_bytes(data)
+    else:
+        tmp.write_text(json.dumps(data) + "\n")
     os.replace(tmp, path)
+
+
+def games_dir(out: Path) -> Path:
+    """Where a run writing `out` keeps its games' logs."""
+    return out.with_name(out.name + ".games")
+
+
+def segment_name(first: int) -> str:
+    """The segment of the batch starting at game `first`."""
+    return f"games-{first:06d}.dlog"
 
 
 def latest(ckdir: Path, games: int, seed: int, learn: LearnParams, params: TDParams) -> tuple[Net, int] | None:
@@ -262,22 +363,40 @@ def latest(ckdir: Path, games: int, seed: int, learn: LearnParams, params: TDPar
 
 def run(out: Path, games: int, seed: int, learn: LearnParams, params: TDParams, every: int,
         resume: bool, say: Callable[[str], None] = print, workers: Workers | None = None,
-        count: int = 1, evaluation: int = 0) -> Net:
+        count: int = 1, evaluation: int = 0, log: bool = False) -> Net:
     """`detente risk train`: train, checkpoint into `out`.checkpoints/, write `out`; resumable.
 
-    `workers` plays the games (default: here), `count` is how many it has (for the command line
-    recorded); `evaluation` games against two random nets at every kept checkpoint (0: none)."""
+    `workers` plays the games (default: here, logged if `log`), `count` is how many it has (for
+    the command line recorded); `evaluation` games against two random nets at every kept
+    checkpoint (0: none). Games that come with logs are written, a batch a segment, into
+    `out`.games/ before the batch's checkpoint; a fresh run (not `resume`) first removes the
+    segments there (those of the run whose checkpoints it replaces)."""
     if games % learn.batch or every % learn.batch:
         raise ValueError(f"--games and --every must be multiples of the batch ({learn.batch} games)")
     ckdir = out.with_name(out.name + ".checkpoints")
     ckdir.mkdir(parents=True, exist_ok=True)
+    gdir = games_dir(out)
+    player = workers or InProcess(seed, learn, params, log)
     start, first = None, 0
     if resume and (found := latest(ckdir, games, seed, learn, params)) is not None:
         start, first = found
         say(f"resumed from {ckdir} ({first} games)")
+        missing = [b for b in range(0, first, learn.batch) if not (gdir / segment_name(b)).exists()]
+        if missing and getattr(player, "log", False):
+            say(f"note: {len(missing)} batches before game {first} have no logs in {gdir} (played unlogged?)")
+    elif gdir.exists():
+        for old in sorted(gdir.glob("games-*.dlog")):
+            old.unlink()
     t0, stamp, played, decided = time.perf_counter(), [time.perf_counter()], [0], [0]
 
-    def progress(g: int, net: Net, infos: list[dict[str, Any]]) -> None:
+    def progress(g: int, net: Net, results: list[Result]) -> None:
+        infos = [info for _, info, _ in results]
+        logs = [data for _, _, data in results if data is not None]
+        if logs:  # the batch's games before its checkpoint: a resumed run writes the same file again
+            if len(logs) != len(results):
+                raise RuntimeError("some games of a batch came back without their logs")
+            gdir.mkdir(parents=True, exist_ok=True)
+            write_whole(gdir / segment_name(g - len(results)), MAGIC + b"".join(logs))
         played[0] += len(infos)
         decided[0] += sum(info["winner"] is not None for info in infos)
         data = net.to_json(meta(seed, g, learn, params))
@@ -293,7 +412,7 @@ def run(out: Path, games: int, seed: int, learn: LearnParams, params: TDParams, 
             say(line)
             stamp[0] = time.perf_counter()
 
-    net = train(games, seed, learn, params, start, first, progress, workers)
+    net = train(games, seed, learn, params, start, first, progress, player)
     final = {**meta(seed, games, learn, params), "sha256": net.digest(),
              "command": command(out, games, seed, learn, params, every, count), "checkpoints": hashes(ckdir, games)}
     write_whole(out, net.to_json(final))

@@ -1,9 +1,12 @@
 """TD self-play training (actors.risk.train, `detente risk train`): the seed's scheme in batches,
-the same weights with 1 or 2 workers, after a kill and a rerun, and the shipped run's start.
+the same weights with 1 or 2 workers, after a kill and a rerun, and the shipped run's start;
+every training game logged, its log verified, the same logs however many workers played them.
 
 Issue 14, must show: "a 20-game training run with 2 workers, killed mid-way and rerun, ends with
 the same weights as an uninterrupted run and as a 1-worker run; CI reproduces the shipped 50-game
-checkpoint hash"."""
+checkpoint hash"; build item 3: "runs self-play games on Ray workers, each game logged like any
+other (training games replay), and applies their TD updates in a fixed order, so 1 and 2 workers
+give byte-identical weights"."""
 
 from __future__ import annotations
 
@@ -19,7 +22,9 @@ import pytest
 
 from actors.risk.network import Net, random_net
 from actors.risk.params import LearnParams, TDParams
-from actors.risk.train import InProcess, Processes, merge, run, train, train_game
+from actors.risk.train import Processes, games_dir, merge, run, train, train_game
+from bus.log import LogWriter, parse_log, read_log
+from replay.verify import verify_game
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TDParams()
@@ -33,10 +38,17 @@ def quiet(_line: str) -> None:
     pass
 
 
+def segments(out: Path) -> dict[str, bytes]:
+    """The game logs a run writing `out` left, by segment name."""
+    return {p.name: p.read_bytes() for p in sorted(games_dir(out).glob("*.dlog"))}
+
+
 @pytest.fixture(scope="module")
-def one_worker() -> Net:
-    """The 20-game reference run, every game in this process."""
-    return train(20, 7, SHORT, T)
+def reference(tmp_path_factory) -> tuple[Net, dict[str, bytes]]:
+    """The 20-game reference run, every game in this process and logged: its weights and logs."""
+    out = tmp_path_factory.mktemp("one") / "one.json"
+    net = run(out, 20, 7, SHORT, T, 10, False, quiet, log=True)
+    return net, segments(out)
 
 
 def test_a_batch_adds_every_games_change_exactly():
@@ -57,21 +69,25 @@ def test_a_batch_adds_every_games_change_exactly():
         random_net(5), [train_game(random_net(5), g, 5, learn, T)[0] for g in range(2)])
 
 
-def test_one_and_two_workers_give_the_same_weights(one_worker, tmp_path):
-    workers = Processes(2, 7, SHORT, T)
+def test_one_and_two_workers_give_the_same_weights_and_logs(reference, tmp_path):
+    one_worker, logs = reference
+    workers = Processes(2, 7, SHORT, T, log=True)
     try:
         two = run(tmp_path / "two.json", 20, 7, SHORT, T, 10, False, quiet, workers, count=2)
     finally:
         workers.close()
     assert two == one_worker
+    assert segments(tmp_path / "two.json") == logs  # byte for byte
     data = json.loads((tmp_path / "two.json").read_text())
     assert data["meta"]["sha256"] == one_worker.digest() and "--workers 2" in data["meta"]["command"]
     assert sorted(data["meta"]["checkpoints"]) == ["10", "20"]
 
 
-def test_a_killed_run_resumes_to_the_uninterrupted_weights(one_worker, tmp_path):
+def test_a_killed_run_resumes_to_the_uninterrupted_weights_and_logs(reference, tmp_path):
     """`detente risk train --workers 2` killed (SIGKILL, workers and all) once a batch is
-    checkpointed, then rerun with --resume, ends with the weights of an uninterrupted run."""
+    checkpointed, then rerun with --resume, ends with the weights of an uninterrupted run, and
+    with its game logs: every game once, byte for byte those of the 1-worker run."""
+    one_worker, logs = reference
     from ops.cli import main
 
     out = tmp_path / "net.json"
@@ -91,6 +107,9 @@ def test_a_killed_run_resumes_to_the_uninterrupted_weights(one_worker, tmp_path)
     assert 5 <= done < 20
     assert main([*argv, "--resume"]) == 0
     assert json.loads(out.read_text())["meta"]["sha256"] == one_worker.digest()
+    assert segments(out) == logs
+    ids = [g.header["game_id"] for data in logs.values() for g in parse_log(data).games]
+    assert ids == [f"risk-train-7-{g:06d}" for g in range(20)]
 
 
 def test_resume_refuses_another_runs_checkpoints(tmp_path):
@@ -115,16 +134,73 @@ def test_the_shipped_runs_50_game_checkpoint_reproduces(tmp_path):
 
 
 @pytest.mark.ray
-def test_ray_workers_give_the_same_weights(local_ray):
+def test_ray_workers_give_the_same_weights_and_logs(local_ray, tmp_path):
     from ops.plugins.risk.raytrain import RayWorkers
 
     learn = LearnParams(batch=5, max_rounds=10)
-    workers = RayWorkers(2, 3, learn, T)
+    workers = RayWorkers(2, 3, learn, T, log=True)
     try:
-        on_ray = train(10, 3, learn, T, workers=workers)
+        on_ray = run(tmp_path / "ray.json", 10, 3, learn, T, 10, False, quiet, workers, count=2)
     finally:
         workers.close()
-    assert on_ray == train(10, 3, learn, T, workers=InProcess(3, learn, T))
+    here = run(tmp_path / "here.json", 10, 3, learn, T, 10, False, quiet, log=True)
+    assert on_ray == here == train(10, 3, learn, T)
+    assert segments(tmp_path / "ray.json") == segments(tmp_path / "here.json") != {}
+
+
+# -- the logs of training games ------------------------------------------------------------------
+
+def test_training_games_logs_verify_and_are_the_unlogged_games(reference, tmp_path):
+    """Every logged training game verifies (`detente replay verify`: the learners re-run on the
+    recorded inputs, the dice re-drawn from the header's chance seed); played straight on the
+    rules instead, each game ends in the same state and passes on the same network."""
+    from ops.cli import main
+
+    net, logs = reference
+    assert sorted(logs) == ["games-000000.dlog", "games-000005.dlog", "games-000010.dlog", "games-000015.dlog"]
+    path = tmp_path / "games-000005.dlog"
+    path.write_bytes(logs["games-000005.dlog"])
+    assert main(["replay", "verify", str(path)]) == 0
+    start = train(5, 7, SHORT, T)  # the network games 5..9 start from
+    games = read_log(path).games
+    assert [int(game.header["game_id"].rsplit("-", 1)[1]) for game in games] == [5, 6, 7, 8, 9]
+    for g, game in enumerate(games, 5):
+        opts = game.header["agents"][0]["options"]
+        assert opts["learn"] is True and opts["weights"]["sha256"] == start.digest()
+        assert game.header["chance_seed"] == f"risk-train/7/{g}"
+        _, info, _ = train_game(start, g, 7, SHORT, T)  # unlogged: the same game
+        end = game.records[-1]["msg"]
+        assert (end["digest"], list(end["winners"])) == (info["digest"], [] if info["winner"] is None else [info["winner"]])
+    # and the same networks: the logged run's weights are the unlogged run's
+    assert net == train(20, 7, SHORT, T)
+
+
+def rewritten(game, **options) -> bytes:
+    """The game's log with every seat's agent options changed (records as they were)."""
+    import io
+
+    buf = io.BytesIO()
+    writer = LogWriter(buf)
+    header = {k: v for k, v in game.header.items() if k != "format"}
+    header["agents"] = [{**a, "options": {**a["options"], **options}} for a in header["agents"]]
+    writer.header(header)
+    for record in game.payloads:
+        writer.record(record)
+    return buf.getvalue()
+
+
+def test_a_training_log_needs_its_learners_and_its_network(reference):
+    """The log verifies only with what it carries: learners off, or one weight changed (its
+    sha256 no longer matches), and verify fails."""
+    game = parse_log(reference[1]["games-000000.dlog"], check=True).games[0]
+    assert verify_game(parse_log(rewritten(game), check=True).games[0]).ok  # rewritten as it was: ok
+    still = parse_log(rewritten(game, learn=False), check=True).games[0]
+    verdict = verify_game(still)
+    assert not verdict.ok and "diverges at seq" in verdict.message
+    weights = dict(game.header["agents"][0]["options"]["weights"])
+    weights["w2"] = [weights["w2"][0] + 1, *weights["w2"][1:]]
+    verdict = verify_game(parse_log(rewritten(game, weights=weights), check=True).games[0])
+    assert not verdict.ok and "sha256" in verdict.message
 
 
 def test_the_shipped_net_wins_within_the_cap():

@@ -10,6 +10,9 @@
 OUT.checkpoints/last.json, every `--every` games it keeps a checkpoint there (printing its sha256,
 games/s and, with `--eval N`, N games' win rate against two random nets), and at the end writes
 OUT; `--resume` goes on from the furthest checkpoint there, ending with an uninterrupted run's weights.
+Every game is logged (a batch a segment in OUT.games/, each game verifiable with `detente replay
+verify OUT.games/games-NNNNNN.dlog`); `--no-log` plays them straight on the rules instead (the
+same weights, about twice as fast, no logs).
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ def commands(sub: Any) -> None:
     train.add_argument("--backend", choices=("processes", "ray"), default="processes",
                        help="local processes, or Ray actors (a local Ray on 127.0.0.1, or --address)")
     train.add_argument("--address", default=None, help="a Ray cluster to join (--backend ray)")
+    train.add_argument("--log", action=argparse.BooleanOptionalAction, default=True,
+                       help="log every game into OUT.games/ (default); --no-log: straight on the rules, same weights, faster")
     train.add_argument("--eval", type=int, default=0, metavar="N",
                        help="at every kept checkpoint, N games against two random nets (does not change the weights)")
     train.set_defaults(func=_train)
@@ -65,14 +70,14 @@ def _train(args: Any) -> int:
     if args.backend == "ray":
         from ops.plugins.risk.raytrain import RayWorkers
 
-        workers: Any = RayWorkers(args.workers, args.seed, learn, params, args.address)
+        workers: Any = RayWorkers(args.workers, args.seed, learn, params, args.address, log=args.log)
     elif args.workers > 1:
-        workers = Processes(args.workers, args.seed, learn, params)
+        workers = Processes(args.workers, args.seed, learn, params, log=args.log)
     else:
-        workers = InProcess(args.seed, learn, params)
+        workers = InProcess(args.seed, learn, params, log=args.log)
     try:
         run(Path(args.out), args.games, args.seed, learn, params, args.every, args.resume,
-            say=lambda line: print(line, flush=True), workers=workers, count=args.workers, evaluation=args.eval)
+            say=lambda line: print(line, flush=True), workers=workers, count=args.workers, evaluation=args.eval, log=args.log)
     finally:
         workers.close()
     return 0
