@@ -5,17 +5,19 @@ with its `game_end` record. A file may hold several games one after another (seg
 stops at the first bad frame and reports it (a typed `BadFrame` with its byte offset, and seq for
 a record); the valid prefix stays readable.
 
-A game may also be stored packed: one frame whose payload is the map {"packed": "zlib", "data":
-<the game's frames, zlib-compressed>} (`PackedLogWriter`, used by tournament segments). The frames
-inside are exactly those a plain writer would have written, so readers hand out the same headers,
-records and payloads either way; a packed game's records all carry the offset of its one frame.
+A game may also be stored packed: one frame whose payload is the map {"packed": METHOD, "data":
+<bytes>} (`PackedLogWriter`, used by tournament segments): "zlib", the game's frames
+zlib-compressed, or "columns", its records taken apart by field and LZMA2-compressed (bus.packed).
+Either way the payloads inside are exactly those a plain writer would have written, so readers
+hand out the same headers, records and payloads; a packed game's records all carry the offset of
+its one frame.
 The same observation stored once per recipient (seven players and their offices) compresses
 away: a long negotiation game packs to about a sixth of its bytes, a random game of few talkers ~5x (README figures).
 
 Readers trust nothing (the writers are unchanged). Always: frame lengths and checksums; payloads
 decoded within caps (no ext types, containers of at most 65,536 entries) and in canonical form (a
 payload re-encodes to its very bytes); one game per packed frame, inflated as a stream within the
-limits below; deltas that apply to what came before. With `check` (the default of `read_log` and
+limits below; deltas that apply to what came before; a "columns" blob within bus.packed's limits. With `check` (the default of `read_log` and
 `read_game_at`, and what `GameLog.check` does for a game read without it): the typed header
 (bus.header, the game's options validated by the game), every record a valid message of its game,
 seqs strictly increasing, each cause before its effect, every record of the header's game.
@@ -28,7 +30,9 @@ a 6-player Risk game of 200 rounds, is 9.4 MiB of frames and takes 80 MiB to rea
 - MAX_GAME_MEMORY: the heap charged while reading one game (its payloads and everything decoded
   from them, bus.codec.Budget);
 - so reading one game takes at most READ_MEMORY: a packed frame held while it inflates, the game's
-  charged heap, the list slots msgpack sizes ahead (bus.codec.PRESIZE_SLOTS), an inflating frame.
+  charged heap, the list slots msgpack sizes ahead (bus.codec.PRESIZE_SLOTS), and then for zlib an
+  inflating frame; for "columns" (bus.packed) its inflated blob (MAX_BLOB), its path tree
+  (TREE_MEMORY), one record being rebuilt (RECORD_MEMORY) and its payload (bounded by the same).
 """
 
 from __future__ import annotations
@@ -68,7 +72,8 @@ _FRAME = struct.Struct("<II")
 MAX_FRAME = 16 * 1024 * 1024  # a record is at most ~12 KB in real logs, a packed game ~3 MB
 MAX_GAME_BYTES = 64 * 1024 * 1024  # 6x the largest real game
 MAX_GAME_MEMORY = 192 * 1024 * 1024  # ~2x what the largest real game takes
-READ_MEMORY = MAX_FRAME + MAX_GAME_MEMORY + 8 * PRESIZE_SLOTS + MAX_FRAME  # 232 MiB: the declared bound, <= 256 MiB
+READ_MEMORY = MAX_FRAME + MAX_GAME_MEMORY + 8 * PRESIZE_SLOTS + max(  # 256 MiB: the declared bound, <= 256 MiB
+    MAX_FRAME, packed.MAX_BLOB + packed.TREE_MEMORY + 2 * packed.RECORD_MEMORY)
 _FRAME_COST = 128  # heap per frame besides its payload: the bytes object, its offset, three list slots
 PACKED = "zlib"  # the first packing method (and the default): a game's frames, zlib-compressed
 METHODS = (PACKED, packed.METHOD)  # "columns": bus.packed

@@ -43,7 +43,7 @@ from bus.errors import BadFrame, BadPacking, OverLimit
 METHOD = "columns"
 MAX_BLOB = 16 * 1024 * 1024  # the inflated blob of one game (ours: a 5 MB AlphaDip game is ~2.5 MB)
 MAX_RECORD = 64 * 1024  # the longest payload the writer packs this way (ours: the longest real one is 7.4 KB)
-RECORD_MEMORY = 16 * 1024 * 1024  # heap one record may take while it is rebuilt (80x MAX_RECORD + its values)
+RECORD_MEMORY = 8 * 1024 * 1024  # heap one record may take while it is rebuilt (80x MAX_RECORD, its values)
 TREE_MEMORY = 8 * 1024 * 1024  # heap of one game's path tree (ours: AlphaDip's 3,300 nodes take ~0.5 MiB)
 _NODE_COST = 160  # heap per tree node besides its key: a dict slot, a tuple, an int
 PRESET = 6
@@ -202,7 +202,7 @@ def compress(blob: bytes) -> bytes:
 
 # --- reading ------------------------------------------------------------------------------------
 
-def inflate(data: bytes | memoryview) -> bytes:
+def inflate(data: bytes | memoryview) -> bytearray:
     """The blob of a packed game's data, within MAX_BLOB (BadPacking / OverLimit, no offset)."""
     inflater = lzma.LZMADecompressor(format=lzma.FORMAT_RAW, filters=_READ_FILTERS)
     out = bytearray()
@@ -222,7 +222,7 @@ def inflate(data: bytes | memoryview) -> bytes:
             raise OverLimit(None, f"packed game inflates past {MAX_BLOB >> 20} MiB (limit of one game's columns)")
     if inflater.unused_data or fed < len(data):
         raise BadPacking(None, "packed frame has bytes after its compressed stream")
-    return bytes(out)
+    return out  # not copied to bytes: the blob is the largest thing a read holds
 
 
 def _skip(data: bytes, pos: int, tag: int, count: int) -> int:
@@ -268,7 +268,7 @@ class _Cursor:
         self.pos = pos + n
         raw = data[pos : pos + n]
         if tag == _BIN:
-            return raw
+            return bytes(raw)
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -319,13 +319,13 @@ class _Tree:
         return child
 
 
-def decode(blob: bytes) -> Iterator[bytes]:
+def decode(blob: bytes | bytearray) -> Iterator[bytes]:
     """The payloads of one game's blob, header first, each rebuilt to its bytes. Raises BadFrame
     (without an offset) for anything the writer does not make."""
     n, pos = _read_varint(blob, 0)
     if n > len(blob) - pos:
         raise BadPacking(None, "packed game's header runs past its data")
-    yield blob[pos : pos + n]
+    yield bytes(blob[pos : pos + n])
     records, pos = _read_varint(blob, pos + n)
     if records > len(blob) - pos:
         raise BadPacking(None, "packed game counts more records than it has bytes")
