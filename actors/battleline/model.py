@@ -485,14 +485,54 @@ def _best_made(pairs: list[tuple[float, float]]) -> float:
 
 def game_chance(flags: list[float], deck_troops: int, params: DeepBarcaParams) -> tuple[float, float, float]:
     """(chance, any five, three adjacent): 3.2's weighted average of the two win conditions; with
-    game="symmetric" (ours) the three-adjacent term is ours against the opponent's."""
+    game="symmetric" (ours) the three-adjacent term is ours against the opponent's; with
+    game="outcomes" (ours) the chance that the flags end in a win for us (below)."""
     five = _at_least_five(flags)
     three = _three_adjacent(flags)
+    if params.game == "outcomes":
+        return _outcomes(flags), five, three
     w = max(params.five_weight_floor, min(1.0, deck_troops / INITIAL_TROOP_DECK) ** params.five_weight_power)
     if params.game == "symmetric":
         theirs = _three_adjacent([1.0 - q for q in flags])
         return w * five + (1.0 - w) * (1.0 + three - theirs) / 2.0, five, three
     return w * five + (1.0 - w) * three, five, three
+
+
+def _outcome_value(mask: int) -> float:
+    """Every flag won by one side (bit f set: ours): 1 if only we meet a win condition (1.1 "Win":
+    five flags or three adjacent), 0 if only the opponent does, 1/2 if both do (who gets there
+    first is not in the model)."""
+    ours = [bool(mask >> f & 1) for f in range(9)]
+
+    def wins(held: list[bool]) -> bool:
+        return sum(held) >= 5 or any(held[i] and held[i + 1] and held[i + 2] for i in range(7))
+
+    us, them = wins(ours), wins([not h for h in ours])
+    return 1.0 if us and not them else 0.5 if us and them else 0.0
+
+
+# The 512 outcomes as (flags 0-3) x (flags 4-8): the value of each, a 16 x 32 table.
+_VALUES = [[_outcome_value(low | high << 4) for high in range(32)] for low in range(16)]
+
+
+def _spread(flags: list[float]) -> list[float]:
+    """The chance of each outcome of these flags (bit i: flag i ours), flags independent."""
+    out = [1.0]
+    for q in flags:
+        out = [x * (1.0 - q) for x in out] + [x * q for x in out]
+    return out
+
+
+def _outcomes(flags: list[float]) -> float:
+    """Ours: the chance that the nine flags, each won by one side independently, make a win for us
+    (a draw of conditions counting half): both win conditions at every stage of the game, where
+    3.2 weighs them by the troops left."""
+    low, high = _spread(flags[:4]), _spread(flags[4:])
+    total = 0.0
+    for p, row in zip(low, _VALUES):
+        if p > 0.0:
+            total += p * sum(v * q for v, q in zip(row, high))
+    return total
 
 
 def _at_least_five(flags: list[float]) -> float:

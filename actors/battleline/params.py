@@ -67,7 +67,7 @@ class DeepBarcaParams(BaseModel):
     # stops the opponent's breakthrough counts as much as one that makes ours (the paper weighs
     # only its own two conditions: "average").
     # Measured: symmetric 0.72 (n=600) vs 0.69; 0.718 vs 0.695 (n=400), both with the old defaults.
-    game: Literal["average", "symmetric"] = "symmetric"
+    game: Literal["average", "symmetric", "outcomes"] = "symmetric"
 
     # -- 3.3 MFA and BSFA -------------------------------------------------------------------
     # 3.3: a flag's chance is "the union of the probabilities of winning via each of its top

@@ -245,6 +245,48 @@ def test_settling_for_a_straight_is_weighed_but_not_chosen():
         assert (first(decide(state, params=params)[0]) == "play:B4:0") == settles
 
 
+def _settling(one_card: bool):
+    """The paper's situation on a fuller board: R5 R6 against O7 G7 on flag 0 with R7, Y7 and B7
+    played (the last 7, P7, unseen); flags 1-7 claimed (1, 3, 5, 7 ours; 2, 4, 6 theirs), so we
+    may play only on flag 0 and on flag 8, where our Y10 Y9 meets G4 G5, and either flag wins us
+    the game (five). The hand is B4 and troops that fit neither flag. `one_card`: R4 is the only
+    troop that completes the straight flush (R7 on flag 1); else R7 is unseen too (R10 in its
+    place)."""
+    red = ["R9", "R8", "R7"] if one_card else ["R9", "R8", "R10"]
+    sides = {0: (["R5", "R6"], ["O7", "G7"]), 1: (red, []), 2: (["R10"] if one_card else [], ["B10", "B9", "B8"]),
+             3: (["G10", "G9", "G8"], []), 4: (["R3"], ["O10", "O9", "O8"]), 5: (["P10", "P9", "P8"], []),
+             6: (["R1"], ["B7", "B6", "B5"]), 7: (["R2", "Y4", "Y3"], ["Y6", "Y7"]), 8: (["Y10", "Y9"], ["G4", "G5"])}
+    return position(sides, (["B4", "G1", "O1", "G2", "O2", "P3", "G3"], ["O3", "O4", "O5", "O6", "Y1", "Y2", "Y5"]),
+                    claimed={1: 0, 3: 0, 5: 0, 7: 0, 2: 1, 4: 1, 6: 1})
+
+
+def test_settles_for_a_straight_when_waiting_costs_a_formation_elsewhere():
+    """4.2 "Playing low-value viable formations", with the default agent: on the board of
+    `_settling`, with only R4 left to complete the straight flush, Deep Barca plays the blue 4 on
+    flag 0, a straight that only the last 7 beats: the flag falls from .579 (waiting: the wedge
+    R4-5-6 and the straights) to exactly 1 - P(P7 to them) = .316, and that is the better move,
+    because waiting means a troop on flag 8, where it spoils Y10 Y9 (.501 -> .001). With a second
+    troop for the straight flush (R7 unseen too) waiting is worth more (.616) and the agent waits:
+    it gives up flag 8's formation instead. So the paper's conditions ("just one possible card that
+    would complete the straight flush") decide it, through the cost of waiting elsewhere; the
+    flag alone is never worth more by settling (the test above)."""
+    state = _settling(one_card=True)
+    ranked, analysis = decide(state)
+    assert first(ranked) == "play:B4:0" and analysis["rule"] == "best"
+    pos = Position.from_observation(state.observation(0))
+    _, op = chances(pos, PARAMS)
+    plays = {t.action: t for t in _all_plays(state)}
+    assert plays["play:B4:0"].flags[0] == pytest.approx(1 - op[CARD_OF["P7"]]) == pytest.approx(0.316, abs=1e-3)
+    ctx = Context.build(pos, PARAMS)
+    assert ctx.flags[0].p == pytest.approx(0.579, abs=1e-3) and ctx.flags[8].p == pytest.approx(0.501, abs=1e-3)
+    assert plays["play:G1:8"].flags[8] < 0.01 and plays["play:G1:8"].game < plays["play:B4:0"].game
+    state = _settling(one_card=False)
+    ranked, _ = decide(state)
+    assert not first(ranked).endswith(":0")  # it waits: flag 8 takes a troop
+    ctx = Context.build(Position.from_observation(state.observation(0)), PARAMS)
+    assert ctx.flags[0].p == pytest.approx(0.616, abs=1e-3)
+
+
 def _all_plays(state):
     from actors.battleline.strategy import try_plays
 
