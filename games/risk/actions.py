@@ -29,6 +29,7 @@ FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
              for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
 # For each territory: (neighbour, its fortify string), neighbours in code order.
 FORTIFIES_BY_CODE = tuple(tuple((t, FORTIFIES[(f, t)]) for t, _ in ATTACKS_BY_CODE[f]) for f in range(NUM_TERRITORIES))
+BIT = tuple(1 << t for t in range(NUM_TERRITORIES))  # a territory's bit in the masks below
 NEIGHBOUR_MASK = tuple(sum(1 << t for t in NEIGHBOURS[f]) for f in range(NUM_TERRITORIES))  # bit t: a neighbour
 PARSE: dict[str, tuple[Any, ...]] = {
     **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
@@ -51,9 +52,17 @@ def fortify_run(f: int, friends: int) -> tuple[str, ...]:
     return tuple(s for t, s in FORTIFIES_BY_CODE[f] if friends >> t & 1)
 
 
-@lru_cache(maxsize=4096)
+_PLACES: dict[tuple[int, int], str] = {}
+PLACED: dict[str, tuple[int, int]] = {}  # every string `place` has made: (territory, armies)
+
+
 def place(t: int, n: int) -> str:
-    return f"place:{CODES[t]}:{n}"
+    """`place:T:n`, made once (and remembered in PLACED)."""
+    s = _PLACES.get((t, n))
+    if s is None:
+        s = _PLACES[(t, n)] = f"place:{CODES[t]}:{n}"
+        PLACED[s] = (t, n)
+    return s
 
 
 @lru_cache(maxsize=256)

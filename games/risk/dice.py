@@ -33,6 +33,14 @@ def resolved(attack: tuple[int, ...], defend: tuple[int, ...]) -> tuple[int, int
 
 
 @cache
+def losses_by_roll(attack_dice: int, defend_dice: int) -> dict[tuple[int, ...], tuple[int, int]]:
+    """`resolve` of every roll of `attack_dice` and `defend_dice` dice, keyed by all the dice in
+    one tuple, the attacker's first (made on first use: 6^(a+d) rolls, 7,776 for 3 v 2)."""
+    return {roll: resolve(roll[:attack_dice], roll[attack_dice:])
+            for roll in product(range(1, 7), repeat=attack_dice + defend_dice)}
+
+
+@cache
 def roll_counts(attack_dice: int, defend_dice: int) -> dict[tuple[int, int], int]:
     """How many of the 6^(a+d) rolls give each (attacker losses, defender losses)."""
     counts: dict[tuple[int, int], int] = {}

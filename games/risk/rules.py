@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from itertools import compress
 from typing import Any, Literal
 
 from pydantic import Field
@@ -58,6 +59,7 @@ from pydantic import Field
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.risk.actions import (
     ATTACK_PREFIX,
+    BIT,
     BY_CODE,
     CLAIM_ORDER,
     CLAIMS,
@@ -67,6 +69,7 @@ from games.risk.actions import (
     FORTIFIES,
     NEIGHBOUR_MASK,
     PARSE,
+    PLACED,
     attack_run,
     fortify_run,
     moves,
@@ -74,7 +77,7 @@ from games.risk.actions import (
     placements,
 )
 from games.risk.cards import ELIMINATION_HAND, MAX_HAND, is_set, set_value, trades
-from games.risk.dice import resolved
+from games.risk.dice import losses_by_roll
 from games.risk.mapdata import (
     CARD_CODES,
     CARD_INDEX,
@@ -134,6 +137,11 @@ class RiskState(State):
         self._odump = options.model_dump(mode="json")
         n = self._n = options.players
         self._neutral = n if n == 2 else None  # the neutral's seat number on the board
+        # The options read on every step, as plain attributes.
+        self._cards = options.cards
+        self._chosen = options.defender_dice == "chosen"
+        self._adjacent = options.fortify == "adjacent"
+        self._max_rounds = options.max_rounds
         seats = n + (1 if n == 2 else 0)
         self._owner = [-1] * NUM_TERRITORIES
         self._armies = [0] * NUM_TERRITORIES
@@ -159,7 +167,9 @@ class RiskState(State):
         self._winner: int | None = None
         self._log: dict[str, Any] | None = None  # public summary of the current turn (_begin_turn)
         self._recent: list[dict[str, Any]] = []  # the summaries of the last `players` finished turns
-        self._last: dict[str, Any] | None = None  # the latest battle
+        # The latest battle: its dict, or until first read (_last_battle) the roll's tuple
+        # (dice, attack dice, defender, from, to, attacker's loss, defender's loss, turn).
+        self._last: dict[str, Any] | tuple[Any, ...] | None = None
         self._legal: list[str] | None = None  # cache for the node
         # The attack phase's legal list at its latest node: after a roll that leaves the
         # attacker's dice count as it was, the next node's list is the same (only the attacking
@@ -191,7 +201,7 @@ class RiskState(State):
         ph = self._phase
         if ph == ROLL:
             _, _, ad, dd = self._pending
-            return [_roll(rng.getrandbits, ad), _roll(rng.getrandbits, dd)]
+            return _roll(rng.getrandbits, ad, dd)
         if ph == DRAW:
             return CARD_CODES[self._pile[rng.randrange(len(self._pile))]]
         if ph == DEAL:
@@ -244,16 +254,16 @@ class RiskState(State):
 
     def _apply_roll(self, outcome: Any) -> None:
         f, t, ad, dd = self._pending
-        if (not isinstance(outcome, list) or len(outcome) != 2 or not _dice(outcome[0], ad)
-                or not _dice(outcome[1], dd)):
+        dice = _dice(outcome, ad, dd)
+        lost = None if dice is None else losses_by_roll(ad, dd).get(dice)  # None: a die is not 1..6
+        if lost is None:
             raise IllegalAction(f"roll {outcome!r} is not [[{ad} dice], [{dd} dice]] of 1..6")
-        lost_a, lost_d = resolved(tuple(outcome[0]), tuple(outcome[1]))
+        lost_a, lost_d = lost
         armies, owner = self._armies, self._owner
         armies[f] -= lost_a
         armies[t] -= lost_d
         loser = owner[t]
-        self._last = {"attack": list(outcome[0]), "defence": list(outcome[1]), "defender": loser,
-                      "from": CODES[f], "lost": [lost_a, lost_d], "to": CODES[t], "turn": self._turn}
+        self._last = (dice, ad, loser, f, t, lost_a, lost_d, self._turn)  # a dict when read (_last_battle)
         log = self._log
         battles = list(log["battles"])  # copy on write: summaries are shared with clones
         rolls, lost, killed = battles[loser]
@@ -310,7 +320,10 @@ class RiskState(State):
         ph = self._phase
         if ph in _CHANCES or ph == OVER or player != (self._owner[self._pending[1]] if ph == DEFEND else self._cur):
             return []
-        return list(self._legal_now())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
 
     def default_action(self, player: int) -> str:
         """End the attack or fortify phase; else the least commitment: the fewest armies moved
@@ -404,7 +417,7 @@ class RiskState(State):
                 table = placements(self._reinf)
                 for t in self._own_land():
                     out += table[t]
-            if self._o.cards and (forced or not self._cash):
+            if self._cards and (forced or not self._cash):
                 out += trades(self._hands[p])  # "place:..." < "trade:..."
             return out
         elif ph in (OCCUPY, TRANSFER):
@@ -413,7 +426,7 @@ class RiskState(State):
         elif ph == DEFEND:
             return list(DEFENDS)
         elif ph == FORTIFY:
-            if self._o.fortify == "adjacent":  # walked in code order: sorted as built
+            if self._adjacent:  # walked in code order: sorted as built
                 out = [END]  # "end" < "fortify:..."
                 own = self._own_land()
                 mine = self._own_mask
@@ -449,17 +462,14 @@ class RiskState(State):
         """The current player's territories in code order (kept for the turn, see _own)."""
         own = self._own
         if own is None:
-            p, owner = self._cur, self._owner
-            own = self._own = [t for t in BY_CODE if owner[t] == p]
-            mask = 0
-            for t in own:
-                mask |= 1 << t
-            self._own_mask = mask
+            # The territories in code order whose owner is the current player, and their bits.
+            own = self._own = list(compress(BY_CODE, map(self._cur.__eq__, map(self._owner.__getitem__, BY_CODE))))
+            self._own_mask = sum(map(BIT.__getitem__, own))
         return own
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
-        if self._o.fortify == "adjacent":
+        if self._adjacent:
             return [(f, t) for f in range(NUM_TERRITORIES) if owner[f] == p and armies[f] >= 2
                     for t in NEIGHBOURS[f] if owner[t] == p]
         comp = _components(owner, p)
@@ -515,8 +525,8 @@ class RiskState(State):
         if action[0] == "t":
             self._trade([CARD_INDEX[c] for c in action[6:].split(",")])
             return
-        _, code, k = action.split(":")
-        t, k = INDEX[code], int(k)
+        placed = PLACED.get(action)  # made by actions.place (a legal list), else parsed
+        t, k = placed if placed is not None else (INDEX[action[6:9]], int(action[10:]))
         self._armies[t] += k
         self._reinf -= k
         if self._reinf == 0:
@@ -548,12 +558,12 @@ class RiskState(State):
             self._to_fortify()
             return
         _, f, t, d = PARSE[action]
-        defender = self._owner[t]
-        self._pending = [f, t, d, 0]
-        if self._o.defender_dice == "chosen" and defender != self._neutral and self._armies[t] >= 2:
+        defending = self._armies[t]
+        if self._chosen and defending >= 2 and self._owner[t] != self._neutral:
+            self._pending = [f, t, d, 0]
             self._phase = DEFEND
         else:
-            self._pending[3] = min(2, self._armies[t])
+            self._pending = [f, t, d, defending if defending < 2 else 2]
             self._phase = ROLL
 
     def _occupy(self, f: int, t: int, k: int) -> None:
@@ -571,15 +581,15 @@ class RiskState(State):
 
     def _after_attack(self) -> None:
         """Skip an attack phase whose only action is `end` (its legal list is kept for the node)."""
-        self._legal = None
-        if len(self._legal_now()) == 1:
+        self._legal = self._compute_legal()
+        if len(self._legal) == 1:
             self._to_fortify()
 
     def _to_fortify(self) -> None:
         self._pending = None
         self._phase = FORTIFY
-        self._legal = None
-        if len(self._legal_now()) == 1:
+        self._legal = self._compute_legal()
+        if len(self._legal) == 1:
             self._legal = None
             self._end_turn()
 
@@ -603,7 +613,7 @@ class RiskState(State):
 
     def _end_turn(self) -> None:
         self._pending = None
-        if self._conquered and self._o.cards:
+        if self._conquered and self._cards:
             if not self._pile:
                 self._pile, self._discards = sorted(self._discards), []
             if self._pile:
@@ -621,8 +631,8 @@ class RiskState(State):
                 break
         if nxt <= p:
             self._round += 1
-            if self._round > self._o.max_rounds:  # the turn cap: a draw
-                self._round = self._o.max_rounds
+            if self._round > self._max_rounds:  # the turn cap: a draw
+                self._round = self._max_rounds
                 self._phase = OVER
                 return
         self._turn += 1
@@ -687,10 +697,19 @@ class RiskState(State):
             "next_set_value": set_value(self._sets + 1),
             "turn_log": None if self._log is None else dict(self._log),
             "recent": list(self._recent),
-            "last_battle": self._last,
+            "last_battle": self._last_battle(),
             "eliminated": [list(g) for g in self._gone],
             "winner": self._winner,
         }
+
+    def _last_battle(self) -> dict[str, Any] | None:
+        """The latest battle as a dict (made once from the roll's tuple, then shared)."""
+        last = self._last
+        if type(last) is tuple:
+            dice, ad, loser, f, t, lost_a, lost_d, turn = last
+            last = self._last = {"attack": list(dice[:ad]), "defence": list(dice[ad:]), "defender": loser,
+                                 "from": CODES[f], "lost": [lost_a, lost_d], "to": CODES[t], "turn": turn}
+        return last
 
     def resample_hidden(self, player: int, rng: random.Random) -> RiskState:
         """Other players' hands and the draw pile, redrawn from the cards `player` cannot see.
@@ -761,7 +780,7 @@ class RiskState(State):
             "winner": self._winner,
             "log": None if self._log is None else dict(self._log),
             "recent": list(self._recent),
-            "last": self._last,
+            "last": self._last_battle(),
         }
 
     def clone(self) -> RiskState:
@@ -886,25 +905,33 @@ class Risk(Game):
         return state
 
 
-def _roll(bits: Any, count: int) -> list[int]:
-    """`count` dice, each 1 + the first 3-bit draw below 6: what `randint(1, 6)` of a
-    random.Random draws (CPython's _randbelow_with_getrandbits), without its call layers."""
-    out = []
-    for _ in range(count):
+def _roll(bits: Any, attack: int, defend: int) -> list[list[int]]:
+    """A roll of `attack` and `defend` dice, `[[attacker dice], [defender dice]]`, each die 1 + the
+    first 3-bit draw below 6: what `randint(1, 6)` of a random.Random draws (CPython's
+    _randbelow_with_getrandbits), without its call layers; the attacker's dice are drawn first."""
+    dice = []
+    for _ in range(attack + defend):
         r = bits(3)
         while r >= 6:
             r = bits(3)
-        out.append(r + 1)
-    return out
+        dice.append(r + 1)
+    return [dice[:attack], dice[attack:]]
 
 
-def _dice(values: Any, count: int) -> bool:
-    if not isinstance(values, list) or len(values) != count:
-        return False
-    for v in values:
-        if type(v) is not int or not 1 <= v <= 6:
-            return False
-    return True
+def _dice(outcome: Any, attack: int, defend: int) -> tuple[int, ...] | None:
+    """All the dice of a roll outcome `[[attack dice], [defend dice]]` in one tuple, the
+    attacker's first, if it has that shape and every die is an int (else None; the values are
+    checked where the tuple is looked up, games.risk.dice.losses_by_roll)."""
+    if not isinstance(outcome, list) or len(outcome) != 2:
+        return None
+    a, d = outcome
+    if not isinstance(a, list) or not isinstance(d, list) or len(a) != attack or len(d) != defend:
+        return None
+    dice = tuple(a + d)
+    for v in dice:
+        if type(v) is not int:
+            return None
+    return dice
 
 
 def _components(owner: list[int], p: int) -> list[int]:

@@ -21,17 +21,29 @@ agent's decision time, and TD training games/s with 1 and 2 workers.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections import Counter
+from io import BytesIO
+from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
 
-def rules_game(seed: int, players: int = 3) -> tuple[int, int, int]:
-    """One random game straight on the rules: (decisions, chance outcomes, rounds)."""
-    from games.risk.rules import Risk
 
-    state = Risk().new_initial_state({"players": players})
+def rules_game(seed: int, players: int = 3, risk: Any = None) -> tuple[int, int, int]:
+    """One random game straight on the rules (`risk`: a Risk game, by default this tree's):
+    (decisions, chance outcomes, rounds)."""
+    if risk is None:
+        from games.risk.rules import Risk
+
+        risk = Risk()
+    state = risk.new_initial_state({"players": players})
     rng, dice = random.Random(seed), random.Random(f"bench-dice/{seed}")
     pick = rng.random
     decisions = chances = 0
@@ -55,6 +67,54 @@ def rules(games: int, rounds: int) -> dict[str, Any]:
     return {"ms_per_game": 1000 * best, "games_per_s": 1 / best,
             "decisions": sum(s[0] for s in steps) / games, "chance": sum(s[1] for s in steps) / games,
             "rounds": sum(s[2] for s in steps) / games}
+
+
+def risk_at(rev: str, into: Path) -> Any:
+    """A Risk game of the rules as committed at `rev` (its games/ exported into `into`), imported
+    beside this tree's: the `games` modules are loaded from there, kept by the classes that use
+    them, and taken out of sys.modules again, so later imports get this tree's."""
+    data = subprocess.run(["git", "archive", rev, "games"], cwd=ROOT, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    ours = {k: m for k, m in sys.modules.items() if k == "games" or k.startswith("games.")}
+    for k in ours:
+        del sys.modules[k]
+    sys.path.insert(0, str(into))
+    try:
+        old = importlib.import_module("games.risk.rules").Risk()
+    finally:
+        sys.path.remove(str(into))
+        for k in [k for k in sys.modules if k == "games" or k.startswith("games.")]:
+            del sys.modules[k]
+        sys.modules.update(ours)
+    return old
+
+
+def before_after(rev: str, games: int, rounds: int) -> dict[str, Any]:
+    """The rules games on `rev`'s rules and on this tree's, game by game in turns (which goes first
+    alternates), CPU time; per side the best round, and the ratio after / before of each round."""
+    from games.risk.rules import Risk
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sides = {"before": risk_at(rev, Path(tmp)), "after": Risk()}
+        for risk in sides.values():
+            rules_game(10**6, risk=risk)  # first-use caches outside the timing
+        best = {"before": float("inf"), "after": float("inf")}
+        ratios = []
+        for _ in range(rounds):
+            cpu = {"before": 0.0, "after": 0.0}
+            steps: dict[str, list[tuple[int, int, int]]] = {"before": [], "after": []}
+            for g in range(games):
+                for side in (("before", "after") if g % 2 == 0 else ("after", "before")):
+                    t0 = time.process_time()
+                    steps[side].append(rules_game(g, risk=sides[side]))
+                    cpu[side] += time.process_time() - t0
+            assert steps["before"] == steps["after"], f"the games differ from {rev}'s"
+            for side in best:
+                best[side] = min(best[side], cpu[side] / games)
+            ratios.append(cpu["after"] / cpu["before"])
+    return {"rev": rev, "before_ms": 1000 * best["before"], "after_ms": 1000 * best["after"],
+            "ratio": best["after"] / best["before"], "ratios": ratios}
 
 
 def stack(games: int, rounds: int) -> dict[str, Any]:
@@ -124,14 +184,21 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=30, help="games per measurement (training: rounded to batches)")
     ap.add_argument("--rounds", type=int, default=3, help="repeats of the rules and stack games (best kept)")
-    ap.add_argument("--only", nargs="*", default=None, choices=("rules", "stack", "td", "training"))
+    ap.add_argument("--only", nargs="*", default=None, choices=("rules", "before", "stack", "td", "training"))
+    ap.add_argument("--rev", default="72a80c1", help="before: the rules to compare with (default: before the speed work)")
     args = ap.parse_args(argv)
-    parts = args.only or ["rules", "stack", "td", "training"]
+    parts = args.only or ["rules", "before", "stack", "td", "training"]
     if "rules" in parts:
         r = rules(args.games, args.rounds)
         print(f"rules alone: {r['ms_per_game']:.1f} ms a 3-player random game ({r['games_per_s']:.1f} games/s; "
               f"{r['decisions']:.0f} decisions, {r['chance']:.0f} dice rolls, {r['rounds']:.0f} rounds a game); "
               f"goal <= 20 ms", flush=True)
+    if "before" in parts:
+        b = before_after(args.rev, args.games, args.rounds)
+        spread = ", ".join(f"{r:.3f}" for r in b["ratios"])
+        print(f"rules before/after, game by game in one process: {b['rev']} {b['before_ms']:.1f} ms, this tree "
+              f"{b['after_ms']:.1f} ms a game (best rounds), after/before {b['ratio']:.3f} (rounds: {spread}; "
+              f"the same games both sides)", flush=True)
     if "stack" in parts:
         s = stack(max(1, args.games // 3), args.rounds)
         print(f"through the stack (random agents, log in memory): {s['ms_per_game']:.0f} ms a game "
