@@ -23,7 +23,7 @@ import pytest
 from actors.risk.network import Net, random_net
 from actors.risk.params import LearnParams, TDParams
 from actors.risk.train import Processes, games_dir, merge, run, train, train_game
-from bus.log import LogWriter, parse_log, read_log
+from bus.log import MAGIC, LogWriter, parse_log, read_log
 from replay.verify import verify_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -218,3 +218,17 @@ def test_the_shipped_net_wins_within_the_cap():
     assert wins == 10
     won, decided = evaluate(net, 20, T)  # against two random-weight nets, three players: 13 won
     assert decided == 20 and won >= 11  # chance: 6.7
+
+
+def test_logged_games_follow_every_training_option():
+    """The learners' options travel in the log (the mis-update's sign, the odds, need_gain), so a
+    logged game with non-default options is the unlogged one and verifies."""
+    learn = LearnParams(update="misupdate", passed_on="winner", max_rounds=5, alpha=0.2, lam=0.5)
+    params = TDParams(odds="exact", need_gain=True)
+    net = random_net(3)
+    for g in range(2):
+        unlogged, logged = train_game(net, g, 3, learn, params), train_game(net, g, 3, learn, params, log=True)
+        assert unlogged[:2] == logged[:2]
+        game = parse_log(MAGIC + logged[2], check=True).games[0]
+        assert game.header["agents"][0]["options"]["update"] == "misupdate"
+        assert verify_game(game).ok
