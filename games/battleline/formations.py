@@ -108,6 +108,15 @@ def score(cards: list[int], need: int, fog: bool) -> int:
     return score_tuple(tuple(cards), fog)
 
 
+def side_score(cards: list[int], fog: bool) -> int:
+    """`score` of a complete side (not checked): three troops read from the scores of all three."""
+    if len(cards) == 3:
+        a, b, c = cards
+        if a < N_TROOPS and b < N_TROOPS and c < N_TROOPS:
+            return _three_scores(fog)[a * 3600 + b * 60 + c]
+    return score_tuple(tuple(cards), fog)
+
+
 @lru_cache(maxsize=1 << 16)
 def score_tuple(cards: tuple[int, ...], fog: bool) -> int:
     """`score` of a tuple of cards (a pure function, memoised: sides are re-scored every turn)."""

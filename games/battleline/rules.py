@@ -45,7 +45,7 @@ leaves), `double_pass` (two turns in a row with a pass and no claim end the game
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from typing import Any, Literal
 
 from pydantic import Field
@@ -56,7 +56,7 @@ from games.battleline.cards import (
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
 from games.battleline.formations import (
     ALL_TROOPS, IMPOSSIBLE, SCORE_SHIFT, TABLE_MISSING, Pool, best, completion_cards, completions, rank_of,
-    score, score_tuple)
+    score, side_score)
 
 FLAGS = 9
 HAND = 7  # 1.1 "Set-up": seven troop cards each
@@ -65,11 +65,16 @@ DEAL_TROOPS, DEAL_TACTICS, PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, SCOUT_ORDER, TR
     "deal_troops", "deal_tactics", "play", "draw", "scout_draw", "scout_return", "scout_order",
     "mud_trim", "claim", "end")
 _CHANCES = (DEAL_TROOPS, DEAL_TACTICS, SCOUT_ORDER)
+_NO_DECISION = frozenset(_CHANCES + (END,))
+# A decision's _settle() passes at most: three Scout draws forced by an empty deck (1.1 "Scout"),
+# the turn to returns, and the end of the turn (the next node, a play or a deal, settles at once).
+SETTLE_PASSES = 6
 _CLAIMS_AT = (PLAY, DRAW, SCOUT_DRAW, CLAIM)  # nodes where an open claim window offers claims
 _PHASES = _CHANCES + (PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, TRIM, CLAIM, END)
 _DRAWS = ("draw:troops", "draw:tactics")
 _PLAY = [[f"play:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in range(len(NAMES))]
 _CLAIM = [f"claim:{f}" for f in range(FLAGS)]
+_TROOP_PLAY = {_PLAY[c][f]: (c, f) for c in range(N_TROOPS) for f in range(FLAGS)}  # action -> card, flag
 _BITS = [1 << c for c in range(len(NAMES))]
 _CLAIMABLE, _NOT_CLAIMABLE = -1, -2  # claimable()'s cached answers (else a set of troops)
 _ALL_FLAGS = (1 << FLAGS) - 1
@@ -170,7 +175,10 @@ class BattleLineState(State):
         return self._trim[0][0] if self._phase == TRIM else self._cur
 
     def current_players(self) -> list[int]:
-        return [] if self._phase in _CHANCES or self._phase == END else [self._actor()]
+        ph = self._phase
+        if ph in _NO_DECISION:
+            return []
+        return [self._trim[0][0] if ph == TRIM else self._cur]
 
     # -- chance ----------------------------------------------------------------------------
     def sample_chance(self, rng: random.Random) -> Any:
@@ -219,17 +227,19 @@ class BattleLineState(State):
 
     # -- decisions -------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list[str]:
-        if self._phase in _CHANCES or self._phase == END or player != self._actor():
+        ph = self._phase
+        if ph in _NO_DECISION or player != (self._trim[0][0] if ph == TRIM else self._cur):
             return []
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
     def _compute_legal(self) -> list[str]:
         ph, p = self._phase, self._cur
-        out = [_CLAIM[f] for f in self.claimable(p)] if self._claiming and ph in _CLAIMS_AT else []
+        out = [_CLAIM[f] for f in self._claimable(p)] if self._claiming and ph in _CLAIMS_AT else []
         if ph == PLAY:
-            return out + self._plays(p)  # "claim:..." < "pass" < "play:...": already sorted
+            return self._plays(p, out)  # "claim:..." < "pass" < "play:...": already sorted
         if ph == DRAW or ph == SCOUT_DRAW:
             # "claim:..." < "draw:tactics" < "draw:troops"
             return out + [_DRAWS[d] for d in (1, 0) if self._decks[d]]
@@ -243,24 +253,21 @@ class BattleLineState(State):
         out.sort()  # unique by construction: every card is in one place
         return out
 
-    def _plays(self, p: int) -> list[str]:
-        """The plays of `p` (and "pass" where allowed), sorted."""
-        o = 1 - p
+    def _plays(self, p: int, out: list[str]) -> list[str]:
+        """`out` (sorted, before "pass") with the plays of `p` (and "pass" where allowed), sorted."""
         open_mask = self._open[p]
         hand = self._hands[p]
-        troops = [c for c in hand if c < N_TROOPS]
-        out: list[str] = []
-        if open_mask and troops:
+        n = bisect_left(hand, N_TROOPS)  # the hand is sorted: its troops first
+        if open_mask and n:
             # Troops in the order of their names, flags in order: the plays come out sorted.
-            troops.sort(key=_NAME_RANK.__getitem__)
-            rows = _play_rows(open_mask)
-            for c in troops:
+            rows = _PLAY_ROWS.get(open_mask) or _play_rows(open_mask)
+            for c in sorted(hand[:n], key=_NAME_RANK.__getitem__):
                 out += rows[c]
         else:
             out.append("pass")  # 1.1 "Passing": only when no troop card can be played
         # 1.1 "Tactics-play restriction": never more than one tactics card ahead of the opponent.
-        if len(troops) < len(hand) and self._tac[p] <= self._tac[o]:
-            out += self._tactic_plays(p, [c for c in hand if c >= N_TROOPS], open_mask)
+        if n < len(hand) and self._tac[p] <= self._tac[1 - p]:
+            out += self._tactic_plays(p, hand[n:], open_mask)
         return out
 
     def _tactic_plays(self, p: int, tactics: list[int], open_mask: int) -> list[str]:
@@ -282,7 +289,9 @@ class BattleLineState(State):
             elif c == REDEPLOY:
                 out += self._redeploys(p, free, open_)
             elif c == DESERTER:
-                targets = [x for f in free for x in self._owned(f, o)]
+                targets = [x for f in free for x in sides[f][o]]  # and o's Fog and Mud (_owned)
+                targets += [env for env, where in ((FOG, self._fog), (MUD, self._mud)) for f in free
+                            if where[f] == o]
                 targets.sort(key=_END_RANK.__getitem__)
                 out += [_DESERTER[x] for x in targets]
             elif c == TRAITOR:
@@ -362,6 +371,13 @@ class BattleLineState(State):
     def apply_action(self, action: str) -> None:
         """Apply a legal action of the player to act (callers have checked legality)."""
         self._legal = self._claims = None
+        troop = _TROOP_PLAY.get(action)
+        if troop is not None:  # most decisions: a troop to a flag
+            self._play_troop(self._cur, troop[0], troop[1], action)
+            if not (self._claiming or not self._decks[0] or not self._decks[1]):
+                return  # a draw to choose from two decks, no claim open: nothing to settle
+            self._settle()
+            return
         p, parts = self._trim[0][0] if self._phase == TRIM else self._cur, action.split(":")
         verb = parts[0]
         if verb == "play":
@@ -407,7 +423,7 @@ class BattleLineState(State):
 
     def _settle(self) -> None:
         """Resolve nodes with nothing to decide: forced draws, empty claim windows, turn ends."""
-        while True:
+        for _ in range(SETTLE_PASSES):
             self._legal = self._claims = None
             ph = self._phase
             if ph == DRAW or ph == SCOUT_DRAW:
@@ -417,9 +433,9 @@ class BattleLineState(State):
                     # fewer than 3 cards left it returns fewer (as rezder's engine does).
                     self._returns = max(0, min(2, len(self._hands[self._cur]) - HAND))
                     continue
-                decks = [d for d, deck in enumerate(self._decks) if deck]
-                claims = self._claiming and bool(self.claimable(self._cur))
-                if not decks:
+                troops, tactics = self._decks
+                claims = self._claiming and bool(self._claimable(self._cur))
+                if not troops and not tactics:
                     if ph == SCOUT_DRAW:
                         self._scout_draws = 0
                     elif claims:
@@ -428,8 +444,8 @@ class BattleLineState(State):
                     else:
                         self._end_turn()
                     continue
-                if len(decks) == 1 and not claims:
-                    self._draw(self._cur, decks[0])  # 1.1 "Turn": one deck empty, the other
+                if not (troops and tactics) and not claims:
+                    self._draw(self._cur, TROOP_DECK if troops else TACTICS_DECK)  # 1.1 "Turn": one deck empty
                     continue
                 return
             if ph == SCOUT_RETURN:
@@ -437,11 +453,13 @@ class BattleLineState(State):
                     self._phase = SCOUT_ORDER
                 return
             if ph == CLAIM:
-                if self._claiming and self.claimable(self._cur):
+                if self._claiming and self._claimable(self._cur):
                     return
                 self._end_turn()
                 continue
             return
+        raise RuntimeError(f"Battle Line: a node did not settle within {SETTLE_PASSES} passes (phase "
+                           f"{self._phase}); the rules allow at most three forced Scout draws and one turn end")
 
     def _need(self, f: int) -> int:
         return 4 if self._mud[f] >= 0 else 3  # 1.1 "Mud": formations of 4 cards
@@ -455,9 +473,13 @@ class BattleLineState(State):
         unseen troops (both hands and the troop deck: the claimant's hand counts as unseen,
         1.1 item 2) may beat it. A later completion of an equal formation loses the tie, and
         unplayed tactics are ignored."""
+        return list(self._claimable(p))
+
+    def _claimable(self, p: int) -> list[int]:
+        """claimable(p), the list itself (kept for this node: callers do not change it)."""
         cached = self._claims
         if cached is not None and cached[0] == p:
-            return list(cached[1])
+            return cached[1]
         o, sides, mud, out = 1 - p, self._sides, self._mud, []
         proofs, versions, gone = self._proofs, self._versions, self._gone
         pool = None
@@ -486,9 +508,9 @@ class BattleLineState(State):
                 proofs[f][p] = (versions[f], _NOT_CLAIMABLE, 0)
                 continue
             fog = self._fog[f] >= 0
-            mine_score = score_tuple(tuple(mine), fog)
+            mine_score = side_score(mine, fog)
             if len(theirs) == need:
-                theirs_score = score_tuple(tuple(theirs), fog)
+                theirs_score = side_score(theirs, fog)
                 if mine_score > theirs_score or (
                         mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
                     out.append(f)
@@ -517,7 +539,7 @@ class BattleLineState(State):
             else:
                 proofs[f][p] = (versions[f], completion_cards(found, theirs, need, fog, pool) & ~gone, -1)
         self._claims = (p, out)
-        return list(out)
+        return out
 
     def unseen_troops(self) -> list[int]:
         """Troops in no one's sight on the table: both hands and the troop deck, sorted."""
@@ -597,6 +619,24 @@ class BattleLineState(State):
                     self._touched(f)
                     return f, s
         raise AssertionError(f"{NAMES[card]} is not on the board")
+
+    def _play_troop(self, p: int, card: int, f: int, action: str) -> None:
+        """`_play` of a troop to flag f (no Mud moves, so no side to cut), written out."""
+        self._hands[p].remove(card)
+        known = self._known_hand[1 - p]
+        if known:
+            known.discard(card)
+        self._events.append([p, action])
+        self._gone |= _BITS[card]  # the only way a troop stops being unseen
+        self._clock += 1
+        self._placed[card] = self._clock
+        side = self._sides[f][p]
+        side.append(card)
+        self._versions[f] += 1  # _touched(f): the flag is unclaimed and only p's side changed
+        if len(side) >= (3 if self._mud[f] < 0 else 4):
+            self._open[p] &= ~(1 << f)
+        self._claiming = self._after  # _after_play(): no pass, so the draw follows
+        self._phase = DRAW
 
     def _play(self, p: int, parts: list[str], action: str) -> None:
         o, card = 1 - p, CARD_OF[parts[1]]
