@@ -26,7 +26,7 @@ from typing import Callable, Mapping, Protocol
 
 import structlog
 
-from bus.codec import DELTA_FIELDS, RecordCodec, dump
+from bus.codec import RecordCodec, record_dict
 from bus.log import MAX_FRAME, MAX_GAME_BYTES
 from bus.messages import BUS, LOG, REFEREE, RUNNER, Breach, Fault, GameEnd, Limits, Message, Quiet, Retire
 
@@ -84,27 +84,6 @@ class _Seat:
         self.retired = False
 
 
-class _Codec(RecordCodec):
-    """The record codec with a way back: a record the bus refuses after encoding it must not become
-    the base of the next delta."""
-
-    def encode_undoable(self, game_id: str, seq: int, cause: int, message: dict) -> tuple[bytes, list]:
-        """`encode`, and what it replaced in the codec's memory (for `undo`)."""
-        kind, to, last = message["kind"], message["to"], self._last
-        before = []
-        for name in DELTA_FIELDS[kind]:
-            key = (to, kind, name)
-            before.append((key, last.get(key)))
-        return self.encode(game_id, seq, cause, message), before
-
-    def undo(self, before: list | None) -> None:
-        for key, old in before or ():
-            if old is None:
-                self._last.pop(key, None)
-            else:
-                self._last[key] = old
-
-
 class Bus:
     """Runs one game: stamps, logs, delivers, until the referee's game_end (or an aborted end)."""
 
@@ -118,7 +97,7 @@ class Bus:
         self.placement = placement
         self.sink = sink
         self.seq = -1
-        self._codec = _Codec()  # bulky fields stored as deltas: a function of the log so far
+        self._codec = RecordCodec()  # bulky fields stored as deltas: a function of the log so far
         self.end: GameEnd | None = None
         self.errors = 0  # error events the referee logged (failed or misbehaving actors)
         self.seat_errors: dict[int, int] = {}  # of those, per seat they name
@@ -148,7 +127,7 @@ class Bus:
             )
             to = message.to
         self.seq += 1
-        payload = self._codec.encode(self.game_id, self.seq, cause, dump(message))
+        payload = self._codec.encode(self.game_id, self.seq, cause, record_dict(message))
         n = len(payload) + _FRAMING
         self.nbytes += n
         if n > MAX_FRAME or self.nbytes > MAX_GAME_BYTES:
@@ -182,7 +161,7 @@ class Bus:
         answer_messages, talk_items, message_bytes, seat_bytes, seat_messages, kb_bytes, game_bytes = self._bounds
         if len(outs) > answer_messages:
             return self._breach(actor, "answer_messages", f"an answer of {len(outs):,} messages", answer_messages, cause, wave)
-        codec, allowed = self._codec, seat.allowed
+        encode, allowed, game_id, retired_to = self._codec.encode_pending, seat.allowed, self.game_id, self._retired_to
         for out in outs:
             if out.sender != actor:  # the bus's own (a Fault for an actor that raised, a timeout's Retire)
                 self._post(out, cause, wave)
@@ -192,27 +171,25 @@ class Bus:
                 return self._breach(actor, "address", f"a {kind} message to {to[:40]!r}", None, cause, wave)
             if kind == "talk" and len(out.says) > talk_items:
                 return self._breach(actor, "talk_items", f"{len(out.says):,} talk items in a round", talk_items, cause, wave)
-            if kind in DELTA_FIELDS:
-                payload, before = codec.encode_undoable(self.game_id, self.seq + 1, cause, dump(out))
-            else:
-                payload, before = codec.encode(self.game_id, self.seq + 1, cause, dump(out)), None
-            n = len(payload) + 8  # the frame's length and checksum
+            # the codec remembers a delta's base only once the record is kept (`commit` below)
+            payload, pending = encode(game_id, self.seq + 1, cause, record_dict(out))
+            n = len(payload) + _FRAMING
             if n > message_bytes:
-                codec.undo(before)
                 return self._breach(actor, "message_bytes", f"a {kind} record of {n:,} bytes", message_bytes, cause, wave)
             seat.bytes += n
             seat.messages += 1
             if kind == "kb_change":
                 seat.kb += n
             if seat.bytes > seat_bytes or seat.messages > seat_messages or seat.kb > kb_bytes or self.nbytes + n > game_bytes:
-                codec.undo(before)
                 return self._retire(seat, f"limit {_spent(seat, lim, self.nbytes + n)}", cause, wave)
+            if pending:
+                self._codec.commit(pending)
             self.seq += 1
             self.nbytes += n
             self.sink.record(payload)
             if self._trace:
-                _log.debug("message", game_id=self.game_id, seq=self.seq, actor=actor, kind=kind, to=to)
-            if to not in _RECORD_ONLY and (not self._retired_to or to not in self._retired_to):
+                _log.debug("message", game_id=game_id, seq=self.seq, actor=actor, kind=kind, to=to)
+            if to not in _RECORD_ONLY and (not retired_to or to not in retired_to):
                 wave.append((self.seq, out))
 
     def _breach(self, actor: str, limit: str, what: str, bound: int | None, cause: int, wave: list[tuple[int, Message]]) -> None:

@@ -28,12 +28,33 @@ def dump(message: BaseModel) -> dict[str, Any]:
     can hold nested models are walked.
     """
     data = dict(message.__dict__)
-    for name in _nested(type(message)):
+    names = _NESTED.get(type(message))
+    if names is None:
+        names = _nested(type(message))
+    for name in names:
         value = data[name]
         if isinstance(value, BaseModel):
             data[name] = dump(value)
         elif value and type(value) is tuple:
             data[name] = [dump(v) if isinstance(v, BaseModel) else v for v in value]
+    return data
+
+
+def record_dict(message: BaseModel) -> dict[str, Any]:
+    """What `dump` gives, for packing at once: a fresh dict at the top (the record codec replaces
+    fields of it), nested models that hold no models themselves as their own field dicts, shared
+    (never to be changed: msgpack only reads them)."""
+    data = dict(message.__dict__)
+    names = _NESTED.get(type(message))
+    if names is None:
+        names = _nested(type(message))
+    for name in names:
+        value = data[name]
+        if isinstance(value, BaseModel):
+            data[name] = record_dict(value)
+        elif value and type(value) is tuple:
+            data[name] = [(v.__dict__ if not _NESTED.get(type(v), True) else record_dict(v)) if isinstance(v, BaseModel) else v
+                          for v in value]
     return data
 
 
@@ -261,7 +282,9 @@ def _same(old: Any, new: Any) -> bool:
 
 def _diff(old: Any, new: Any) -> dict[str, Any]:
     if type(old) is dict and type(new) is dict:
-        changes = {k: (_diff(old[k], v) if k in old else {"$v": v}) for k, v in new.items() if k not in old or not _same(old[k], v)}
+        # the keys of `new` whose value is not `_same` as before (inlined: this runs for every key)
+        changes = {k: (_diff(old[k], v) if k in old else {"$v": v}) for k, v in new.items()
+                   if k not in old or ((o := old[k]) is not v and (type(o) is not type(v) or o != v))}
         keys = list(new)
         return {"$d": changes} if keys == list(old) else {"$d": changes, "$k": keys}
     if type(old) is list and type(new) is list and len(old) <= len(new) and new[: len(old)] == old:
@@ -287,16 +310,42 @@ class RecordCodec:
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
-        fields = DELTA_FIELDS.get(message["kind"])
+        kind = message["kind"]
+        fields = DELTA_FIELDS.get(kind)
         if fields:
+            last, to = self._last, message["to"]
             for name in fields:
-                key = (message["to"], message["kind"], name)
+                key = (to, kind, name)
                 new = message[name]
-                old = self._last.get(key)
-                self._last[key] = new
+                old = last.get(key)
+                last[key] = new
                 if old is not None:
                     message[name] = _diff(old, new)
-        return pack_record(game_id, seq, cause, message)
+        return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": message})
+
+    def encode_pending(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> tuple[bytes, list | None]:
+        """`encode`, leaving the codec's memory as it was: what it would remember comes back, for
+        `commit` once the record is kept (a record refused must not be the base of the next delta)."""
+        kind = message["kind"]
+        fields = DELTA_FIELDS.get(kind)
+        pending = None
+        if fields:
+            last, to = self._last, message["to"]
+            pending = []
+            for name in fields:
+                key = (to, kind, name)
+                new = message[name]
+                pending.append((key, new))
+                old = last.get(key)
+                if old is not None:
+                    message[name] = _diff(old, new)
+        return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": message}), pending
+
+    def commit(self, pending: list) -> None:
+        """Remember what `encode_pending` left out: the record it encoded is kept."""
+        last = self._last
+        for key, new in pending:
+            last[key] = new
 
     def decode(self, record: dict[str, Any], budget: Budget | None = None) -> dict[str, Any]:
         """The record with its deltas undone. Raises BadDelta for a delta that does not apply to
