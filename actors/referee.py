@@ -36,6 +36,7 @@ from bus.messages import (
     Talk,
     TalkEvent,
     TalkTurn,
+    built,
 )
 from games.api import TALK_STATE, Game, IllegalAction, Options, State
 
@@ -56,7 +57,7 @@ class Referee(Actor):
         self.state: State | None = None
         self.step = 0  # chance outcomes and joint actions applied
         self.turn = 0  # decisions applied
-        self.waiting: dict[int, list[str]] = {}  # seat -> legal actions, for the open decision
+        self.waiting: dict[int, tuple[str, ...]] = {}  # seat -> legal actions, for the open decision
         self.actions: dict[int, str] = {}
         self.talk_done = False  # talk already held before the current turn's decision
         self.talk_spec: Any = None
@@ -76,11 +77,11 @@ class Referee(Actor):
     # -- dispatch ---------------------------------------------------------------------------
 
     def handle(self, message: Message) -> list[Message]:
+        if isinstance(message, Act):
+            return self._on_act(message)
         if isinstance(message, Start):
             self.state = self.game.new_initial_state(self.options)
             return self._advance()
-        if isinstance(message, Act):
-            return self._on_act(message)
         if isinstance(message, Talk):
             return self._on_talk(message)
         if isinstance(message, Fault):
@@ -128,7 +129,8 @@ class Referee(Actor):
                 state.apply_chance(outcome)
                 self._seen = {}
                 self.step += 1
-                out.append(ChanceEvent(sender=REFEREE, to=LOG, step=self.step, outcome=outcome, digest=state.digest()))
+                out.append(built(ChanceEvent, {"sender": REFEREE, "to": LOG, "kind": "chance", "step": self.step,
+                                               "outcome": outcome, "digest": state.digest()}))
                 continue
             if not self.talk_done:
                 self.talk_done = True
@@ -136,7 +138,8 @@ class Referee(Actor):
                 if spec is not None and spec.max_rounds > 0 and self._speakers(spec):
                     self.talk_spec, self.talk_round = spec, 0
                     return out + self._open_round()
-            self.waiting = {p: state.legal_actions(p) for p in state.current_players()}
+            legal_actions = state.legal_actions
+            self.waiting = {p: tuple(legal_actions(p)) for p in state.current_players()}
             self.actions = {}
             if self.retired:
                 for seat in sorted(self.retired & set(self.waiting)):
@@ -144,17 +147,11 @@ class Referee(Actor):
                 if not self.waiting:  # every seat to move is retired: apply and go on
                     out.append(self._apply())
                     continue
+            turn = self.turn
             for seat, legal in self.waiting.items():
-                out.append(
-                    ActRequest(
-                        sender=REFEREE,
-                        to=player_address(seat),
-                        turn=self.turn,
-                        player=seat,
-                        legal=tuple(legal),
-                        observation=self._observation(seat),
-                    )
-                )
+                out.append(built(ActRequest, {"sender": REFEREE, "to": player_address(seat), "kind": "act_request",
+                                              "turn": turn, "player": seat, "legal": legal,
+                                              "observation": self._observation(seat)}))
             return out
 
     def _on_act(self, message: Act) -> list[Message]:
@@ -187,19 +184,13 @@ class Referee(Actor):
         except IllegalAction as exc:  # rules and legal_actions disagree: a bug in the game
             raise RuntimeError(f"{self.game.name}: rules rejected their own legal actions: {exc}") from exc
         self.step += 1
-        step = StepEvent(
-            sender=REFEREE,
-            to=LOG,
-            step=self.step,
-            turn=self.turn,
-            actions={str(p): a for p, a in actions.items()},
-            digest=self.state.digest(),
-        )
+        step = built(StepEvent, {"sender": REFEREE, "to": LOG, "kind": "step", "step": self.step, "turn": self.turn,
+                                 "actions": {str(p): a for p, a in actions.items()}, "digest": self.state.digest()})
         self.turn += 1
         self.talk_done = False
         return step
 
-    def _default(self, seat: int, legal: list[str]) -> str:
+    def _default(self, seat: int, legal: tuple[str, ...]) -> str:
         default = self.state.default_action(seat)
         return default if default in legal else legal[0]
 
@@ -250,18 +241,10 @@ class Referee(Actor):
                 if (self.talkers is not None or self.retired) and not self._asked_to_talk(seat):
                     continue
                 self.talk_waiting.add((seat, channel))
-                out.append(
-                    TalkTurn(
-                        sender=REFEREE,
-                        to=player_address(seat),
-                        turn=self.turn,
-                        channel=channel,
-                        round=self.talk_round,
-                        max_rounds=spec.max_rounds,
-                        members=tuple(members),
-                        observation=self._observation(seat),
-                    )
-                )
+                out.append(built(TalkTurn, {"sender": REFEREE, "to": player_address(seat), "kind": "talk_turn",
+                                            "turn": self.turn, "channel": channel, "round": self.talk_round,
+                                            "max_rounds": spec.max_rounds, "members": tuple(members),
+                                            "observation": self._observation(seat)}))
         if not self.talk_waiting:  # every speaker retired since the last round: it closes unspoken
             return out + self._maybe_close_round()
         return out
@@ -310,15 +293,17 @@ class Referee(Actor):
                         state.apply_talk(line.speaker, channel, item)
                 self.step += 1
                 self._seen = {}
-                out.append(TalkEvent(sender=REFEREE, to=LOG, step=self.step, turn=self.turn, channel=channel,
-                                     round=self.talk_round, lines=lines_sorted, digest=state.digest()))
+                out.append(built(TalkEvent, {"sender": REFEREE, "to": LOG, "kind": "talk_round", "step": self.step,
+                                             "turn": self.turn, "channel": channel, "round": self.talk_round,
+                                             "lines": lines_sorted, "digest": state.digest()}))
             for seat in spec.channels[channel]:
                 if seat in self.retired:
                     continue
                 heard = self._heard_by(seat, channel, lines_sorted)
                 if heard:
-                    out.append(Heard(sender=REFEREE, to=player_address(seat), turn=self.turn, channel=channel,
-                                     round=self.talk_round, lines=heard))
+                    out.append(built(Heard, {"sender": REFEREE, "to": player_address(seat), "kind": "heard",
+                                             "turn": self.turn, "channel": channel, "round": self.talk_round,
+                                             "lines": heard}))
         self.talk_round += 1
         if spoke and self.talk_round < spec.max_rounds:
             return out + self._open_round()
