@@ -66,9 +66,11 @@ DEAL_TROOPS, DEAL_TACTICS, PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, SCOUT_ORDER, TR
     "mud_trim", "claim", "end")
 _CHANCES = (DEAL_TROOPS, DEAL_TACTICS, SCOUT_ORDER)
 _NO_DECISION = frozenset(_CHANCES + (END,))
-# A decision's _settle() passes at most: three Scout draws forced by an empty deck (1.1 "Scout"),
-# the turn to returns, and the end of the turn (the next node, a play or a deal, settles at once).
-SETTLE_PASSES = 6
+# _settle()'s passes at most: a pass either stops at a node with a decision (or a chance node, or
+# the end) or moves on, and at most four move on in a row: a Scout's three draws, each forced when
+# one deck is empty (1.1 "Scout", "Turn"), and its turn to the returns; otherwise one, a forced
+# draw or an empty claim window that ends the turn (the next turn starts at a play, a decision).
+SETTLE_PASSES = 5
 _CLAIMS_AT = (PLAY, DRAW, SCOUT_DRAW, CLAIM)  # nodes where an open claim window offers claims
 _PHASES = _CHANCES + (PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, TRIM, CLAIM, END)
 _DRAWS = ("draw:troops", "draw:tactics")
@@ -459,7 +461,8 @@ class BattleLineState(State):
                 continue
             return
         raise RuntimeError(f"Battle Line: a node did not settle within {SETTLE_PASSES} passes (phase "
-                           f"{self._phase}); the rules allow at most three forced Scout draws and one turn end")
+                           f"{self._phase}); the rules allow three forced Scout draws and the turn to "
+                           "the returns, or one forced draw or turn end, before a decision")
 
     def _need(self, f: int) -> int:
         return 4 if self._mud[f] >= 0 else 3  # 1.1 "Mud": formations of 4 cards

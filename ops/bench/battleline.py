@@ -51,6 +51,9 @@ from games.battleline.rules import BattleLine, BattleLineState
 
 GAME = BattleLine()
 STRATA = (0, 1, 2, 3, 4)  # cards the other side misses; 4 only under Mud
+# positions() plays at most POSITION_GAMES games a position asked for (it takes 0.2 to 1.3) and
+# 2 * MUD_WAIT more: after MUD_WAIT games with only Mud positions missing, it takes 3 missing instead.
+POSITION_GAMES, MUD_WAIT = 5, 100
 _RULES = ("cards", "formations", "rules")  # games/battleline's modules, in import order
 
 
@@ -223,11 +226,11 @@ def positions(n: int, seed: int = 0) -> Iterator[tuple[BattleLineState, int, int
     quota = {0: share, 1: share, 2: share, 3: share, 4: n - 4 * share}
     rng = random.Random(seed)
     done: Counter[int] = Counter()
-    game = late = 0
-    while True:
-        state = GAME.new_initial_state({"tactics": game % 3 != 2})
-        naive = game % 3 == 1
-        game += 1
+    late = 0
+    limit = POSITION_GAMES * n + 2 * MUD_WAIT
+    for game in range(1, limit + 1):
+        state = GAME.new_initial_state({"tactics": game % 3 != 0})
+        naive = game % 3 == 2
         taken: set[tuple[int, int]] = set()
         for _ in range(GAME.max_steps + 1):  # the rules' own length bound (issue 19)
             if state.is_terminal():
@@ -260,9 +263,10 @@ def positions(n: int, seed: int = 0) -> Iterator[tuple[BattleLineState, int, int
             raise RuntimeError(f"a game did not end within {GAME.max_steps} steps")
         if all(done[m] >= quota[m] for m in range(4)):
             late += 1
-            if late == 100:  # Mud on a flag one side never played to is rare
+            if late == MUD_WAIT:  # Mud on a flag one side never played to is rare
                 quota[3] += quota[4] - done[4]
                 quota[4] = done[4]
+    raise RuntimeError(f"{n} positions not found in {limit} games: {dict(done)} of {quota}")
 
 
 def check_proofs(n: int, seed: int = 0) -> tuple[dict[int, Counter[str]], list[str]]:

@@ -40,3 +40,15 @@ def test_claims_against_brute_force_in_1000_positions():
     for missing in (0, 1, 2, 3):
         assert tally[missing]["positions"] >= 240, tally
         assert tally[missing]["claimable"] and tally[missing]["not claimable"], (missing, tally[missing])
+
+
+def test_the_position_search_is_bounded(monkeypatch):
+    """positions() plays a bounded number of games (POSITION_GAMES a position asked for, plus two
+    waits for Mud): asked for more than its games can give, it fails instead of playing on."""
+    from ops.bench import battleline as bench
+
+    assert len(list(bench.positions(8))) == 8
+    monkeypatch.setattr(bench, "POSITION_GAMES", 0)
+    monkeypatch.setattr(bench, "MUD_WAIT", 1)
+    with pytest.raises(RuntimeError, match="500 positions not found in 2 games"):
+        list(bench.positions(500))

@@ -566,6 +566,31 @@ def test_scout_with_fewer_than_three_cards_left():
     assert "play:scout" not in legal(none)
 
 
+def test_settling_is_bounded_by_the_rules(monkeypatch):
+    """Nodes with nothing to decide resolve by themselves (1.1 "Turn": one deck empty, the draw is
+    forced; "Scout": three draws), in at most rules.SETTLE_PASSES passes: a Scout with the tactics
+    deck empty takes all five (three forced draws, the turn to the returns, the stop), one fewer
+    is not enough; a rule that never reaches a decision stops with an error, not a hang."""
+    from games.battleline import rules
+
+    def scouting():
+        return position({}, (["scout"] + F0[:6], F1), troops=["G1", "G2", "G3", "G4"], tactics=[])
+
+    state = scouting()
+    act(state, "play:scout")
+    assert state._phase == "scout_return" and len(state._hands[0]) == 9 and legal(state)[0] == "return:G1"
+    monkeypatch.setattr(rules, "SETTLE_PASSES", rules.SETTLE_PASSES - 1)
+    with pytest.raises(RuntimeError, match="did not settle within 4 passes"):
+        act(scouting(), "play:scout")
+    monkeypatch.setattr(rules, "SETTLE_PASSES", 5)
+    # A seeded bug: the end of a turn reopens the empty claim window, which ends the turn, ...
+    monkeypatch.setattr(rules.BattleLineState, "_end_turn", lambda self: setattr(self, "_phase", "claim"))
+    looping = position({}, ([], F1), troops=["G1"], tactics=[])
+    assert legal(looping) == ["pass"]  # no troop to play (1.1 "Passing")
+    with pytest.raises(RuntimeError, match="did not settle within 5 passes"):
+        act(looping, "pass")
+
+
 @pytest.mark.parametrize("policy, kept", [
     ("owner_chooses", None),
     ("keep_best", ["R2", "R3", "R4"]),  # losing R1 leaves wedge 2-3-4, the best three
