@@ -100,11 +100,13 @@ MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
 # Each continent's territories are one run of the map order (games.risk.mapdata): (first, end, bonus).
 _CONTINENT_SPANS = tuple((m[0], m[-1] + 1, b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 assert all(list(m) == list(range(m[0], m[-1] + 1)) for m in CONTINENT_MEMBERS)
+_CONTINENT_MASKS = tuple((sum(BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
     "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
     "transfer", "draw", "over")
 _CHANCES = (DEAL, ROLL, DRAW)
+_NO_DECISION = frozenset(_CHANCES + (OVER,))
 _PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER)
 
 
@@ -179,6 +181,8 @@ class RiskState(State):
         # never mutated; and as a bit mask (bit t: territory t), valid while _own is not None.
         self._own: list[int] | None = None
         self._own_mask = 0
+        # Of that land, the territories with an enemy neighbour, in code order (None: not listed).
+        self._front: list[int] | None = None
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -190,7 +194,7 @@ class RiskState(State):
 
     def current_players(self) -> list[int]:
         ph = self._phase
-        if ph in _CHANCES or ph == OVER:
+        if ph in _NO_DECISION:
             return []
         if ph == DEFEND:
             return [self._owner[self._pending[1]]]
@@ -287,6 +291,7 @@ class RiskState(State):
         if self._own is not None:
             self._own = sorted(self._own + [t], key=CODE_RANK.__getitem__)
             self._own_mask |= 1 << t
+            self._front = None
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
         if loser != self._neutral and loser not in owner and self._eliminate(loser):
@@ -318,7 +323,7 @@ class RiskState(State):
     # -- decisions -------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list[str]:
         ph = self._phase
-        if ph in _CHANCES or ph == OVER or player != (self._owner[self._pending[1]] if ph == DEFEND else self._cur):
+        if ph in _NO_DECISION or player != (self._owner[self._pending[1]] if ph == DEFEND else self._cur):
             return []
         legal = self._legal
         if legal is None:
@@ -396,14 +401,12 @@ class RiskState(State):
         ph, p, owner, armies = self._phase, self._cur, self._owner, self._armies
         if ph == ATTACK:
             out = []
-            own = self._own_land()
+            front = self._frontier()  # lists the land and its mask first
             others = ~self._own_mask
-            for f in own:
+            for f in front:
                 a = armies[f]
                 if a >= 2:
-                    targets = NEIGHBOUR_MASK[f] & others
-                    if targets:
-                        out += attack_run(f, targets, 3 if a > 3 else a - 1)
+                    out += attack_run(f, NEIGHBOUR_MASK[f] & others, 3 if a > 3 else a - 1)
             out.append(END)  # "attack:..." < "end"
             self._attacks = out
             return out
@@ -430,11 +433,10 @@ class RiskState(State):
                 out = [END]  # "end" < "fortify:..."
                 own = self._own_land()
                 mine = self._own_mask
-                for f in own:
-                    if armies[f] >= 2:
-                        friends = NEIGHBOUR_MASK[f] & mine
-                        if friends:
-                            out += fortify_run(f, friends)
+                for f in compress(own, map((1).__lt__, map(armies.__getitem__, own))):  # 2+ armies
+                    friends = NEIGHBOUR_MASK[f] & mine
+                    if friends:
+                        out += fortify_run(f, friends)
                 return out
             out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
             out.sort()
@@ -465,7 +467,18 @@ class RiskState(State):
             # The territories in code order whose owner is the current player, and their bits.
             own = self._own = list(compress(BY_CODE, map(self._cur.__eq__, map(self._owner.__getitem__, BY_CODE))))
             self._own_mask = sum(map(BIT.__getitem__, own))
+            self._front = None
         return own
+
+    def _frontier(self) -> list[int]:
+        """The current player's territories with an enemy neighbour, in code order (see _front)."""
+        front = self._front
+        if front is None:
+            own = self._own_land()
+            others = ~self._own_mask
+            # Those of `own` whose neighbour mask meets the others' territories.
+            front = self._front = list(compress(own, map(others.__and__, map(NEIGHBOUR_MASK.__getitem__, own))))
+        return front
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
@@ -512,10 +525,16 @@ class RiskState(State):
     # -- the turn --------------------------------------------------------------------------
     def _begin_turn(self) -> None:
         p = self._cur
-        self._reinf = reinforcements(self._owner, p)
+        self._own = self._front = None
+        own = self._own_land()
+        mask = self._own_mask
+        bonus = 0
+        for members, b in _CONTINENT_MASKS:  # reinforcements(owner, p) from the land's bit mask
+            if mask & members == members:
+                bonus += b
+        self._reinf = max(3, len(own) // 3) + bonus
         self._cash = self._cash_next = self._bonus_used = self._conquered = False
         self._pending = None
-        self._own = None
         self._phase = REINFORCE
         seats = len(self._left)
         self._log = {"armies": self._reinf, "battles": [[0, 0, 0]] * seats, "conquered": [],

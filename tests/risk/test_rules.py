@@ -714,3 +714,111 @@ def test_same_game_under_different_hash_seeds():
     digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(digests) == 1 and len(digests.pop().strip()) == 16
+
+
+# -- the speed work keeps every result -------------------------------------------------------
+
+# Digests of whole random games (every legal list, every chance outcome, the final state) as the
+# rules gave them at 72a80c1, before the speed work; trajectory_digest plays them.
+PINNED_TRAJECTORIES = [
+    ({"players": 3}, 0, "9a1458a007786f32"),
+    ({"players": 2, "cards": True, "defender_dice": "chosen", "fortify": "connected", "max_rounds": 40}, 1,
+     "3375a5c6fc19164e"),
+    ({"players": 4, "cards": True, "start": "dealt", "max_rounds": 40}, 2, "4fe0c742a535f3e3"),
+    ({"players": 6, "cards": True, "max_rounds": 25}, 3, "c1fc38be84e52ea6"),
+]
+
+
+def trajectory_digest(options: dict, seed: int) -> str:
+    """A random game as ops.bench.risk plays it (uniform over the legal list, the rules' own dice)."""
+    import hashlib
+
+    state = GAME.new_initial_state(options)
+    rng, dice = random.Random(seed), random.Random(f"dice/{seed}")
+    h = hashlib.sha256()
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            outcome = state.sample_chance(dice)
+            h.update(repr(outcome).encode())
+            state.apply_chance(outcome)
+        else:
+            legal = state.legal_actions(state.current_players()[0])
+            h.update(repr(legal).encode())
+            state.apply_action(legal[int(rng.random() * len(legal))])
+    h.update(json.dumps(state.to_json(), sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("options, seed, digest", PINNED_TRAJECTORIES)
+def test_random_games_are_those_of_the_rules_before_the_speed_work(options, seed, digest):
+    """The same legal lists in the same order, the same dice and the same final states."""
+    assert trajectory_digest(options, seed) == digest
+
+
+@pytest.mark.parametrize("options", [{"players": 3, "max_rounds": 40},
+                                     {"players": 2, "cards": True, "fortify": "connected", "max_rounds": 20},
+                                     {"players": 5, "defender_dice": "chosen", "start": "dealt", "max_rounds": 15}])
+def test_every_node_lists_what_its_copies_list(options):
+    """The kept lists (the attack list across rolls, the land, its frontier, its masks) never go
+    stale: at every decision of random games a clone and a state rebuilt from JSON (which keep
+    nothing) give the same legal list, and the observations agree."""
+    rng = random.Random(11)
+    state = GAME.new_initial_state(options)
+    checked = 0
+    for k in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        p = state.current_players()[0]
+        legal = state.legal_actions(p)
+        back = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
+        assert back.legal_actions(p) == legal and state.clone().legal_actions(p) == legal
+        if k % 5 == 0:
+            assert back.observation(p) == state.observation(p)
+        state.apply_actions({p: rng.choice(legal)})
+        checked += 1
+    assert checked > 200
+
+
+def test_losses_table_is_the_resolver_on_every_roll():
+    """games.risk.dice.losses_by_roll (what the rules look rolls up in) is `resolve` of each roll."""
+    from games.risk.dice import losses_by_roll
+
+    for a, d in product((1, 2, 3), (1, 2)):
+        table = losses_by_roll(a, d)
+        assert len(table) == 6 ** (a + d)
+        assert all(table[roll] == resolve(roll[:a], roll[a:]) for roll in product(range(1, 7), repeat=a + d))
+
+
+def test_turn_reinforcements_are_those_of_the_public_function():
+    """Each turn's armies (from the land's bit mask) are reinforcements(owner, seat)."""
+    rng = random.Random(3)
+    state = GAME.new_initial_state({"players": 4, "max_rounds": 30})
+    turns = 0
+    for _ in bounded(GAME.max_steps):
+        if state.is_terminal():
+            break
+        o = state.observation(0)
+        if o["phase"] == "reinforce" and o["turn_log"]["armies"] == o["reinforcements"] and not o["turn_log"]["trades"]:
+            assert o["reinforcements"] == reinforcements(o["owner"], o["turn_player"])
+            turns += 1
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            p = state.current_players()[0]
+            state.apply_actions({p: rng.choice(state.legal_actions(p))})
+    assert turns > 50
+
+
+def test_sampled_dice_draw_what_randint_draws():
+    """sample_chance's dice are random.Random(seed).randint(1, 6) in turn, the attacker's first."""
+    state = position({"ALA": 0}, {"ALA": 4, "KAM": 2}, phase="attack")
+    act(state, "attack:ALA,KAM,3")
+    for seed in range(50):
+        ref = random.Random(seed)
+        expected = [ref.randint(1, 6) for _ in range(5)]
+        assert state.sample_chance(random.Random(seed)) == [expected[:3], expected[3:]]
