@@ -153,25 +153,34 @@ def test_game_chance_is_the_weighted_average_of_the_two_conditions():
     conditions as a function of the number of cards left in the Troop Deck" (ours: the share
     of the deck left, to a power, weighs "any five"); both conditions checked against all 2**9
     outcomes. The paper's average with a linear weight, and the default: the three-adjacent term
-    ours against theirs (game="symmetric"), the weight the share to the power 0.33."""
+    ours against theirs (game="symmetric"), the weight the share to the power 0.33, never under
+    0.3 (so "any five" still counts with the deck empty). game="outcomes" (ours): the chance of
+    the outcomes that win for us, one half where both sides meet a condition."""
     rng = random.Random(3)
     flags = [rng.random() for _ in range(9)]
-    five = three = theirs = 0.0
+    five = three = theirs = outcomes = 0.0
     for won in itertools.product((0, 1), repeat=9):
         p = _prod(q if w else 1 - q for q, w in zip(flags, won))
         five += p * (sum(won) >= 5)
         three += p * any(won[i] and won[i + 1] and won[i + 2] for i in range(7))
         theirs += p * any(not (won[i] or won[i + 1] or won[i + 2]) for i in range(7))
-    paper = DeepBarcaParams(game="average", five_weight_power=1.0)
+        us = sum(won) >= 5 or any(won[i] and won[i + 1] and won[i + 2] for i in range(7))
+        them = sum(won) <= 4 or any(not (won[i] or won[i + 1] or won[i + 2]) for i in range(7))
+        outcomes += p * (1.0 if us and not them else 0.5 if us and them else 0.0)
+    paper = DeepBarcaParams(game="average", five_weight_power=1.0, five_weight_floor=0.0)
     total, f5, f3 = M.game_chance(flags, 46, paper)
     assert (total, f5, f3) == pytest.approx((five, five, three))
     assert M.game_chance(flags, 0, paper)[0] == pytest.approx(three)
     assert M.game_chance(flags, 23, paper)[0] == pytest.approx((five + three) / 2)
-    assert PARAMS.game == "symmetric" and PARAMS.five_weight_power == 0.33
+    assert PARAMS.game == "symmetric" and PARAMS.five_weight_power == 0.33 and PARAMS.five_weight_floor == 0.3
+    symmetric = (1 + three - theirs) / 2
     assert M.game_chance(flags, 46, PARAMS)[0] == pytest.approx(five)
-    assert M.game_chance(flags, 0, PARAMS)[0] == pytest.approx((1 + three - theirs) / 2)
+    assert M.game_chance(flags, 0, PARAMS)[0] == pytest.approx(0.3 * five + 0.7 * symmetric)
+    assert M.game_chance(flags, 0, DeepBarcaParams(five_weight_floor=0.0))[0] == pytest.approx(symmetric)
     w = 0.5 ** 0.33
-    assert M.game_chance(flags, 23, PARAMS)[0] == pytest.approx(w * five + (1 - w) * (1 + three - theirs) / 2)
+    assert M.game_chance(flags, 23, PARAMS)[0] == pytest.approx(w * five + (1 - w) * symmetric)
+    for deck in (0, 23, 46):
+        assert M.game_chance(flags, deck, DeepBarcaParams(game="outcomes"))[0] == pytest.approx(outcomes)
 
 
 def test_formations_come_strongest_first_and_are_what_they_say():
