@@ -78,9 +78,9 @@ _PLAY = [[f"play:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in range(len(NAMES
 _CLAIM = [f"claim:{f}" for f in range(FLAGS)]
 _TROOP_PLAY = {_PLAY[c][f]: (c, f) for c in range(N_TROOPS) for f in range(FLAGS)}  # action -> card, flag
 _BITS = [1 << c for c in range(len(NAMES))]
-_CLAIMABLE, _NOT_CLAIMABLE = -1, -2  # claimable()'s cached answers (else a set of troops)
 _ALL_FLAGS = (1 << FLAGS) - 1
 _FLAGS_IN = [[f for f in range(FLAGS) if mask >> f & 1] for mask in range(1 << FLAGS)]
+_CLAIMS_IN = [[_CLAIM[f] for f in flags] for flags in _FLAGS_IN]  # flag set -> its claims, sorted
 _PLAY_ROWS: dict[int, list[tuple[str, ...]]] = {}  # flag set -> per card, its plays to those flags
 _DESERTER = ["play:deserter:" + name for name in NAMES]
 _TRAITOR = [[f"play:traitor:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in TROOPS]
@@ -155,16 +155,18 @@ class BattleLineState(State):
         self._known_hand: list[set[int]] = [set(), set()]  # cards a seat knows the other holds
         self._events: list[list[Any]] = []  # [seat, public action], this game only
         self._legal: list[str] | None = None
-        self._claims: tuple[int, list[int]] | None = None  # claimable() of this node
+        self._claims: tuple[int, int] | None = None  # (seat, its claimable flags as bits) at this node
         # Caches, never serialised (state_from_json rebuilds them): per flag a version, bumped
         # whenever a card arrives or leaves; per flag and seat, claimable()'s (version, answer,
-        # place): answer _CLAIMABLE, _NOT_CLAIMABLE, or (>= 0) unseen troops from which the other
-        # side can still beat the seat's; place, that completion's index in its table or -1.
+        # place) where the other side can still beat the seat's: answer, unseen troops it takes,
+        # and place, that completion's index in its table or -1; per seat, the flags (bits) whose
+        # answer is settled while they are unchanged (_settled), and of those the claimable (_yes).
         self._versions = [0] * FLAGS
         self._gone = 0  # troops no longer unseen (played from a hand), a 60-bit set
         self._open = [_ALL_FLAGS, _ALL_FLAGS]  # per seat, the flags (bits) it may play a card to
         self._claimed_bits = 0  # the claimed flags (bits)
         self._proofs: list[list[tuple[int, int, int] | None]] = [[None, None] for _ in range(FLAGS)]
+        self._settled, self._yes = [0, 0], [0, 0]
 
     # -- node kind -------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -239,7 +241,7 @@ class BattleLineState(State):
 
     def _compute_legal(self) -> list[str]:
         ph, p = self._phase, self._cur
-        out = [_CLAIM[f] for f in self._claimable(p)] if self._claiming and ph in _CLAIMS_AT else []
+        out = list(_CLAIMS_IN[self._claim_mask(p)]) if self._claiming and ph in _CLAIMS_AT else []
         if ph == PLAY:
             return self._plays(p, out)  # "claim:..." < "pass" < "play:...": already sorted
         if ph == DRAW or ph == SCOUT_DRAW:
@@ -436,7 +438,7 @@ class BattleLineState(State):
                     self._returns = max(0, min(2, len(self._hands[self._cur]) - HAND))
                     continue
                 troops, tactics = self._decks
-                claims = self._claiming and bool(self._claimable(self._cur))
+                claims = self._claiming and self._claim_mask(self._cur) != 0
                 if not troops and not tactics:
                     if ph == SCOUT_DRAW:
                         self._scout_draws = 0
@@ -455,7 +457,7 @@ class BattleLineState(State):
                     self._phase = SCOUT_ORDER
                 return
             if ph == CLAIM:
-                if self._claiming and self._claimable(self._cur):
+                if self._claiming and self._claim_mask(self._cur):
                     return
                 self._end_turn()
                 continue
@@ -476,15 +478,18 @@ class BattleLineState(State):
         unseen troops (both hands and the troop deck: the claimant's hand counts as unseen,
         1.1 item 2) may beat it. A later completion of an equal formation loses the tie, and
         unplayed tactics are ignored."""
-        return list(self._claimable(p))
+        return list(_FLAGS_IN[self._claim_mask(p)])
 
-    def _claimable(self, p: int) -> list[int]:
-        """claimable(p), the list itself (kept for this node: callers do not change it)."""
+    def _claim_mask(self, p: int) -> int:
+        """claimable(p) as bits (kept for this node)."""
         cached = self._claims
         if cached is not None and cached[0] == p:
             return cached[1]
-        o, sides, mud, out = 1 - p, self._sides, self._mud, []
+        o, sides, mud = 1 - p, self._sides, self._mud
         proofs, versions, gone = self._proofs, self._versions, self._gone
+        full = _ALL_FLAGS & ~self._open[p] & ~self._claimed_bits
+        settled = self._settled[p] & full
+        yes = self._yes[p] & settled
         pool = None
         # Each flag's last answer for p, kept while the flag is unchanged (its version): within
         # a game the unseen troops only ever shrink (a troop leaves a hand for the board and
@@ -493,33 +498,27 @@ class BattleLineState(State):
         # completions keeps its place there: the entries before it add a troop no longer unseen,
         # and stay so, so the search resumes after it.
         # Only unclaimed flags where p's side is full: the others are not open to p, or claimed.
-        for f in _FLAGS_IN[_ALL_FLAGS & ~self._open[p] & ~self._claimed_bits]:
+        for f in _FLAGS_IN[full & ~settled]:
             entry = proofs[f][p]
             start = 0
             if entry is not None and entry[0] == versions[f]:
-                answer = entry[1]
-                if answer == _CLAIMABLE:
-                    out.append(f)
-                    continue
-                if answer == _NOT_CLAIMABLE or answer & gone == 0:
-                    continue
+                if entry[1] & gone == 0:
+                    continue  # still beaten
                 start = entry[2] + 1
+            bit = 1 << f
             need = 3 if mud[f] < 0 else 4
             mine, theirs = sides[f][p], sides[f][o]
             if len(mine) != need or len(theirs) > need:
-                # incomplete, or a side still to be cut after Mud left (mud_trim)
-                proofs[f][p] = (versions[f], _NOT_CLAIMABLE, 0)
+                settled |= bit  # incomplete, or a side still to be cut after Mud left (mud_trim)
                 continue
             fog = self._fog[f] >= 0
             mine_score = side_score(mine, fog)
             if len(theirs) == need:
                 theirs_score = side_score(theirs, fog)
+                settled |= bit
                 if mine_score > theirs_score or (
                         mine_score == theirs_score and self._stamp(mine) < self._stamp(theirs)):
-                    out.append(f)
-                    proofs[f][p] = (versions[f], _CLAIMABLE, 0)
-                else:
-                    proofs[f][p] = (versions[f], _NOT_CLAIMABLE, 0)
+                    yes |= bit
                 continue
             if need - len(theirs) <= TABLE_MISSING[need] and (not theirs or max(theirs) < N_TROOPS):
                 # Troops only: the first completion above mine whose troops are all unseen.
@@ -530,19 +529,20 @@ class BattleLineState(State):
                 if i < n and table[i] > floor:
                     proofs[f][p] = (versions[f], table[i] & ALL_TROOPS, i)
                 else:
-                    proofs[f][p] = (versions[f], _CLAIMABLE, 0)
-                    out.append(f)
+                    settled |= bit
+                    yes |= bit
                 continue
             if pool is None:
                 pool = Pool.of_set(ALL_TROOPS & ~gone)  # the unseen troops: both hands and the deck
             found = best(theirs, need, fog, pool, floor=mine_score)
             if found == IMPOSSIBLE:
-                proofs[f][p] = (versions[f], _CLAIMABLE, 0)
-                out.append(f)
+                settled |= bit
+                yes |= bit
             else:
                 proofs[f][p] = (versions[f], completion_cards(found, theirs, need, fog, pool) & ~gone, -1)
-        self._claims = (p, out)
-        return out
+        self._settled[p], self._yes[p] = settled, yes
+        self._claims = (p, yes)
+        return yes
 
     def unseen_troops(self) -> list[int]:
         """Troops in no one's sight on the table: both hands and the troop deck, sorted."""
@@ -596,7 +596,9 @@ class BattleLineState(State):
     def _touched(self, f: int) -> None:
         """Flag f changed (a card or Mud or Fog came or went, a claim): its caches follow."""
         self._versions[f] += 1
-        bit, open_ = 1 << f, self._open
+        bit, open_, settled = 1 << f, self._open, self._settled
+        settled[0] &= ~bit
+        settled[1] &= ~bit
         if self._claimed[f] >= 0:
             open_[0] &= ~bit
             open_[1] &= ~bit
@@ -636,8 +638,11 @@ class BattleLineState(State):
         side = self._sides[f][p]
         side.append(card)
         self._versions[f] += 1  # _touched(f): the flag is unclaimed and only p's side changed
+        bit, settled = 1 << f, self._settled
+        settled[0] &= ~bit
+        settled[1] &= ~bit
         if len(side) >= (3 if self._mud[f] < 0 else 4):
-            self._open[p] &= ~(1 << f)
+            self._open[p] &= ~bit
         self._claiming = self._after  # _after_play(): no pass, so the draw follows
         self._phase = DRAW
 
@@ -905,6 +910,7 @@ class BattleLineState(State):
         new._events = list(self._events)  # events are never mutated once appended
         new._versions, new._open = list(self._versions), list(self._open)
         new._proofs = [list(p) for p in self._proofs]  # its entries are never mutated
+        new._settled, new._yes = list(self._settled), list(self._yes)
         return new  # results: replaced, never mutated
 
     def render(self) -> str:
