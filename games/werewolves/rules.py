@@ -12,8 +12,11 @@ stored anywhere else except the pending night choices while a wolf-vote tie wait
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any, Literal
+
+import msgpack
 
 from pydantic import Field, model_validator
 
@@ -402,9 +405,11 @@ class WerewolvesState(State):
         return visible
 
     def observation(self, player: int) -> dict[str, Any]:
+        if self._roles is not None:
+            return self._observation_dealt(player)
         p = player
-        known = self._known(p) if self._roles is not None else {}
-        events = list(self._visible_views(p)) if self._roles is not None else []
+        known = {}
+        events = []
         return {
             "me": p,
             "role": self._roles[p] if self._roles is not None else None,
@@ -415,6 +420,51 @@ class WerewolvesState(State):
             "candidates": list(self._candidates or []),
             "known_roles": {str(q): known[q] for q in sorted(known)},
             "events": events,
+            "winner": self._winner,
+        }
+
+    def _observation_dealt(self, p: int) -> dict[str, Any]:
+        """`observation` once roles are dealt, from caches: what it always was, made incrementally.
+
+        The events list and the known-roles map are the seat's cached ones (a new list or map when
+        they grow, never changed in place), and the living and candidate seats are made once per
+        node for every seat: shared, like the event views (observations are read-only by contract),
+        so a bus that diffs one observation against the last finds the unchanged parts at once."""
+        visible = self._visible_views(p)
+        roles = self._roles
+        cache = self.__dict__.get("_known_cache")
+        if cache is None or cache[0] is not self._seen:
+            cache = self._known_cache = (self._seen, {})
+        # seat -> (events taken in, the roles known from them as `_known` finds them, as shown)
+        done, known, shown = cache[1].get(p, (0, None, None))
+        if known is None:
+            known = {p: roles[p]}
+            if roles[p] == WEREWOLF:
+                known.update((q, WEREWOLF) for q in range(self._n) if roles[q] == WEREWOLF)
+        for e in visible[done:]:
+            if "role" in e:
+                q = e["target"] if e["type"] == "inspect" else e["player"]
+                if known.get(q) != e["role"]:
+                    known[q] = e["role"]  # `known` is this cache's own: only `shown` is handed out
+                    shown = None
+        if shown is None:
+            shown = {str(q): known[q] for q in sorted(known)}
+        cache[1][p] = (len(visible), known, shown)
+        node = self.__dict__.get("_node_cache")
+        if node is None or node[0] is not self._legal:  # `_legal` is replaced whenever the node changes
+            alive = self._alive
+            node = self._node_cache = (self._legal, _public_phase(self._phase), [q for q in range(self._n) if alive[q]],
+                                       list(self._candidates or []))
+        return {
+            "me": p,
+            "role": roles[p],
+            "phase": node[1],
+            "day": self._day,
+            "num_players": self._n,
+            "alive": node[2],
+            "candidates": node[3],
+            "known_roles": shown,
+            "events": visible,
             "winner": self._winner,
         }
 
@@ -483,6 +533,27 @@ class WerewolvesState(State):
             "events": list(self._events),  # events are never mutated once logged
         }
 
+    def digest(self) -> str:
+        """`State.digest` (the same bytes hashed), each event packed once: events are only appended."""
+        events = self._events
+        cache = self.__dict__.get("_packed")
+        if cache is None or cache[0] is not events:
+            cache = self._packed = (events, [])
+        packed = cache[1]
+        if len(packed) < len(events):
+            packed.extend(map(_pack, events[len(packed):]))
+        # to_json's map with its last value, the events list, left for the hash to take in pieces
+        head = _pack({
+            "options": self._odump, "roles": self._roles, "alive": self._alive, "phase": self._phase, "day": self._day,
+            "tied": self._tied, "protects": self._protects, "candidates": self._candidates, "winner": self._winner,
+            "events": None,
+        })
+        n = len(events)
+        h = hashlib.blake2b(head[:-1], digest_size=8)  # less the packed None standing in for the events
+        h.update(bytes((0x90 | n,)) if n < 16 else (b"\xdc" + n.to_bytes(2, "big") if n < 0x10000 else b"\xdd" + n.to_bytes(4, "big")))
+        h.update(b"".join(packed))
+        return h.hexdigest()
+
     def clone(self) -> "WerewolvesState":
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
@@ -542,6 +613,9 @@ class Werewolves(Game):
         state._winner = data["winner"]
         state._events = [_copy_event(e) for e in data["events"]]
         return state
+
+
+_pack = msgpack.Packer().pack  # as msgpack.packb packs (State.digest), one Packer reused
 
 
 _STR_ORDER: dict[int, list[int]] = {}
