@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| games | n | plain KB | " + " | ".join(f"{m} KB" for m in METHODS) + " | play CPU ms | "
           + " | ".join(f"pack {m} ms" for m in METHODS) + " | read plain ms | "
           + " | ".join(f"read {m} ms" for m in METHODS) + " |")
-    print("|" + " --- |" * (4 + 3 * len(METHODS) + 2))
+    print("|" + " --- |" * (5 + 3 * len(METHODS)))
     tried: dict[str, list[dict[str, int]]] = {}
     for name, (game, lineup, options, seed) in KINDS.items():
         n = args.alphadip_games if name == SLOW else args.games
