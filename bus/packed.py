@@ -10,12 +10,13 @@ The data of a `{"packed": "columns", "data": ...}` frame is LZMA2 (raw, a fixed 
 of a blob laid out as (varints are unsigned LEB128):
 
     varint n, the header payload (n bytes, as a plain writer writes it)
-    varint count of records
+    varint count of records, varint count of columns
+    for each column, in the order the skeletons first use it: varint (its bytes << 2 | its tag)
     for each record: varint n, its skeleton (msgpack: the record with each int, float, str and
               bin leaf replaced by its tag 0, 1, 2, 3; nil and booleans stay)
-    each column's values, back to back, the columns ordered by tag, then by first use in the
-    skeletons (a column is a (path, tag): the path of keys from the record's root, a list's
-    items sharing one; the skeletons say how many values each column holds). Ints as zigzag varints of the change from the column's
+    each column's values, back to back, the columns ordered by tag, then by first use (a
+    column is a (path, tag): the path of keys from the record's root, a list's items sharing
+    one; paths and columns are numbered by first use, by writer and reader alike). Ints as zigzag varints of the change from the column's
     previous int, floats as their shortest decimal (varint zigzag exponent + 1, varint zigzag
     digits; or 0 and the 8 bytes msgpack stores, for nan, inf, -0.0 and the rest), str and bin
     as varint length + bytes
@@ -45,6 +46,7 @@ MAX_BLOB = 16 * 1024 * 1024  # the inflated blob of one game (ours: a 5 MB Alpha
 MAX_RECORD = 64 * 1024  # the longest payload the writer packs this way (ours: the longest real one is 7.4 KB)
 RECORD_MEMORY = 8 * 1024 * 1024  # heap one record may take while it is rebuilt (80x MAX_RECORD, its values)
 TREE_MEMORY = 8 * 1024 * 1024  # heap of one game's path tree (ours: AlphaDip's 3,300 nodes take ~0.5 MiB)
+MAX_COLUMNS = 1 << 16  # columns of one game (ours: AlphaDip's 1,800)
 _NODE_COST = 160  # heap per tree node besides its key: a dict slot, a tuple, an int
 PRESET = 6
 _DICT = 8 * 1024 * 1024  # LZMA2 dictionary: preset 6's; fixed, so a stream cannot ask for more memory
@@ -115,18 +117,42 @@ class _Columns:
         return col
 
     def take(self, value: Any, node: int) -> Any:
-        """The skeleton of `value` (its leaves sent to their columns)."""
+        """The skeleton of `value` (its leaves sent to their columns); leaves are handled in
+        their container's loop (most of a record is leaves: a call each would double the cost)."""
         t = type(value)
         if t is dict:
-            child = self._child
-            return {k: self.take(v, child(node, k)) for k, v in value.items()}
+            nodes, out = self.nodes, {}
+            for k, v in value.items():
+                child = nodes.get((node, k))
+                if child is None:
+                    child = self._child(node, k)
+                tv = type(v)
+                out[k] = self.take(v, child) if tv is dict or tv is list else self._leaf(v, tv, child)
+            return out
         if t is list:
             if not value:
                 return []
             item = self._child(node, None)
-            return [self.take(v, item) for v in value]
+            leaf, take = self._leaf, self.take
+            return [take(v, item) if type(v) is dict or type(v) is list else leaf(v, type(v), item) for v in value]
+        return self._leaf(value, t, node)
+
+    def _leaf(self, value: Any, t: type, node: int) -> Any:
+        if t is str:
+            raw = value.encode("utf-8")
+            col = self.columns.get((node, _STR))
+            out = self.data[col if col is not None else self._column(node, _STR)]
+            n = len(raw)
+            if n < 0x80:
+                out.append(n)
+            else:
+                _varint(n, out)
+            out += raw
+            return _STR
         if t is int:
-            col = self._column(node, _INT)
+            col = self.columns.get((node, _INT))
+            if col is None:
+                col = self._column(node, _INT)
             delta = value - self.last_int[col]
             self.last_int[col] = value
             _varint(delta << 1 if delta >= 0 else (-delta << 1) - 1, self.data[col])
@@ -134,12 +160,11 @@ class _Columns:
         if t is float:
             _float(value, self.data[self._column(node, _FLOAT)])
             return _FLOAT
-        if t is str or t is bytes:
-            raw = value.encode("utf-8") if t is str else value
-            out = self.data[self._column(node, _STR if t is str else _BIN)]
-            _varint(len(raw), out)
-            out += raw
-            return _STR if t is str else _BIN
+        if t is bytes:
+            out = self.data[self._column(node, _BIN)]
+            _varint(len(value), out)
+            out += value
+            return _BIN
         return value  # None, True, False
 
 
@@ -172,10 +197,7 @@ def encode(header: bytes, payloads: list[bytes]) -> bytes | None:
     """The blob of one game (module doc), or None when the reader's limits would refuse it or a
     payload is not canonical msgpack of maps, lists and plain values (pack the game otherwise)."""
     cols = _Columns()
-    blob = bytearray()
-    _varint(len(header), blob)
-    blob += header
-    _varint(len(payloads), blob)
+    skeletons = bytearray()
     for payload in payloads:
         if len(payload) > MAX_RECORD:
             return None
@@ -189,10 +211,18 @@ def encode(header: bytes, payloads: list[bytes]) -> bytes | None:
             skeleton = pack(cols.take(item, 0))
         except RecursionError:
             return None
-        _varint(len(skeleton), blob)
-        blob += skeleton
-    if cols.tree_heap > TREE_MEMORY:
+        _varint(len(skeleton), skeletons)
+        skeletons += skeleton
+    if cols.tree_heap > TREE_MEMORY or len(cols.data) > MAX_COLUMNS:
         return None
+    blob = bytearray()
+    _varint(len(header), blob)
+    blob += header
+    _varint(len(payloads), blob)
+    _varint(len(cols.data), blob)
+    for data, tag in zip(cols.data, cols.tags):
+        _varint(len(data) << 2 | tag, blob)
+    blob += skeletons
     for col in sorted(range(len(cols.data)), key=lambda c: (cols.tags[c], c)):
         blob += cols.data[col]
     return bytes(blob) if len(blob) <= MAX_BLOB else None
@@ -230,50 +260,43 @@ def inflate(data: bytes | memoryview) -> bytearray:
     return out  # not copied to bytes: the blob is the largest thing a read holds
 
 
-def _skip(data: bytes, pos: int, tag: int, count: int) -> int:
-    """Where a column of `count` values of `tag` starting at `pos` ends."""
-    for _ in range(count):
-        n, pos = _read_varint(data, pos)
-        if tag == _FLOAT:
-            if n == 0:
-                pos += 8
-            elif n > 801:
-                raise BadPacking(None, "packed game's column holds a float it cannot hold")
-            else:
-                pos = _read_varint(data, pos)[1]
-        elif tag != _INT:
-            pos += n
-        if pos > len(data):
-            raise BadPacking(None, "packed game's columns end before their values do")
-    return pos
-
-
 class _Cursor:
-    """Reads one column's values in order (bounds were checked by `_skip`)."""
+    """Reads one column's values in order, within its bytes."""
 
-    __slots__ = ("data", "pos", "tag", "last")
+    __slots__ = ("data", "pos", "end", "tag", "last")
 
-    def __init__(self, data: bytes, pos: int, tag: int):
-        self.data, self.pos, self.tag, self.last = data, pos, tag, 0
+    def __init__(self, data: bytes | bytearray, pos: int, end: int, tag: int):
+        self.data, self.pos, self.end, self.tag, self.last = data, pos, end, tag, 0
 
     def next(self) -> Any:
-        data, tag, pos = self.data, self.tag, self.pos
-        n = data[pos]  # within the blob: _skip read every value
+        data, tag, pos, end = self.data, self.tag, self.pos, self.end
+        if pos >= end:
+            raise BadPacking(None, "packed game's column holds fewer values than its records use")
+        n = data[pos]
         if n < 0x80:
             pos += 1
         else:
             n, pos = _read_varint(data, pos)
+            if pos > end:
+                raise BadPacking(None, "packed game's column ends inside a number")
         if tag == _INT:
             self.pos = pos
             self.last += (n >> 1) if not n & 1 else -((n + 1) >> 1)
             return self.last
         if tag == _FLOAT:
             if n == 0:
+                if end - pos < 8:
+                    raise BadPacking(None, "packed game's column ends inside a float")
                 self.pos = pos + 8
                 return _F64.unpack_from(data, pos)[0]
-            m, self.pos = _read_varint(data, pos)
+            m, pos = _read_varint(data, pos)
+            if pos > end or n > 801:
+                raise BadPacking(None, "packed game's column holds a float it cannot hold")
+            self.pos = pos
             n -= 1
             return float(f"{(m >> 1) if not m & 1 else -((m + 1) >> 1)}e{(n >> 1) if not n & 1 else -((n + 1) >> 1)}")
+        if n > end - pos:
+            raise BadPacking(None, "packed game's column ends inside a string")
         self.pos = pos + n
         raw = data[pos : pos + n]
         if tag == _BIN:
@@ -284,48 +307,60 @@ class _Cursor:
             raise BadPacking(None, "packed game's column holds a string that is not UTF-8") from None
 
 
-class _Tree:
-    """The path tree and columns the skeletons name, numbered as the writer numbers them."""
+class _Game:
+    """One blob's path tree and column cursors, numbered as the writer numbers them (in the
+    order the skeletons first use them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, blob: bytes | bytearray, columns: list[tuple[int, int, int]]):
+        self.blob = blob
+        self.table = columns  # (tag, start, end) of each column, in the order of first use
         self.nodes: dict[tuple[int, Any], int] = {}
-        self.columns: dict[tuple[int, int], int] = {}
-        self.counts: list[int] = []
-        self.tags: list[int] = []
-        self.budget = Budget(TREE_MEMORY)
+        self.cursors: dict[tuple[int, int], _Cursor] = {}
+        self.tree = Budget(TREE_MEMORY)
 
-    def count(self, skeleton: Any, node: int) -> None:
-        t = type(skeleton)
-        if t is dict:
-            for k, v in skeleton.items():
-                self.count(v, self._child(node, k))
-        elif t is list:
-            if skeleton:
-                item = self._child(node, None)
-                for v in skeleton:
-                    self.count(v, item)
-        elif t is int:
-            if not 0 <= skeleton <= _BIN:
-                raise BadPacking(None, "packed game's record skeleton holds a value, not a tag")
-            col = self.columns.get((node, skeleton))
-            if col is None:
-                col = self.columns[(node, skeleton)] = len(self.counts)
-                self.counts.append(0)
-                self.tags.append(skeleton)
-                self.budget.charge(_NODE_COST)
-            self.counts[col] += 1
-        elif not (skeleton is None or t is bool):
-            raise BadPacking(None, "packed game's record skeleton holds a value, not a tag")
-
-    def _child(self, node: int, key: Any) -> int:
+    def child(self, node: int, key: Any) -> int:
         child = self.nodes.get((node, key))
         if child is None:
             try:
-                self.budget.charge(_node_heap(key))
+                self.tree.charge(_node_heap(key))
             except OverLimit:
                 raise OverLimit(None, f"packed game's path tree takes more than {TREE_MEMORY >> 20} MiB") from None
             child = self.nodes[(node, key)] = len(self.nodes) + 1
         return child
+
+    def cursor(self, node: int, tag: int) -> _Cursor:
+        if not 0 <= tag <= _BIN:
+            raise BadPacking(None, "packed game's record skeleton holds a value, not a tag")
+        n = len(self.cursors)
+        if n >= len(self.table) or self.table[n][0] != tag:
+            raise BadPacking(None, "packed game's record skeleton uses a column its table does not list")
+        _, start, end = self.table[n]
+        cursor = self.cursors[(node, tag)] = _Cursor(self.blob, start, end, tag)
+        return cursor
+
+    def build(self, skeleton: Any, node: int, budget: Budget) -> Any:
+        """A record from its skeleton."""
+        t = type(skeleton)
+        if t is dict:
+            nodes, out = self.nodes, {}
+            for k, v in skeleton.items():
+                child = nodes.get((node, k))
+                out[k] = self.build(v, child if child is not None else self.child(node, k), budget)
+            return out
+        if t is list:
+            if not skeleton:
+                return []
+            item = self.child(node, None)
+            return [self.build(v, item, budget) for v in skeleton]
+        if t is int:
+            cursor = self.cursors.get((node, skeleton))
+            value = (cursor if cursor is not None else self.cursor(node, skeleton)).next()
+            if type(value) is not int:
+                budget.charge(sys.getsizeof(value))
+            return value
+        if skeleton is None or t is bool:
+            return skeleton
+        raise BadPacking(None, "packed game's record skeleton holds a value, not a tag")
 
 
 def decode(blob: bytes | bytearray) -> Iterator[bytes]:
@@ -336,61 +371,43 @@ def decode(blob: bytes | bytearray) -> Iterator[bytes]:
         raise BadPacking(None, "packed game's header runs past its data")
     yield bytes(blob[pos : pos + n])
     records, pos = _read_varint(blob, pos + n)
-    if records > len(blob) - pos:
-        raise BadPacking(None, "packed game counts more records than it has bytes")
+    columns, pos = _read_varint(blob, pos)
+    if records > len(blob) - pos or columns > min(len(blob) - pos, MAX_COLUMNS):
+        raise BadPacking(None, "packed game counts more records or columns than it has bytes")
+    sizes = []
+    for _ in range(columns):
+        n, pos = _read_varint(blob, pos)
+        sizes.append((n & 3, n >> 2))
     spans: list[tuple[int, int]] = []
-    tree = _Tree()
     for _ in range(records):
         n, pos = _read_varint(blob, pos)
         if n > min(len(blob) - pos, MAX_RECORD):
             raise BadPacking(None, "packed game's record skeleton runs past its data or its limit")
-        try:
-            tree.count(_skeleton(blob, pos, pos + n), 0)
-        except RecursionError:
-            raise BadPacking(None, "packed game's record skeleton is nested too deep") from None
         spans.append((pos, pos + n))
         pos += n
-    cursors: dict[tuple[int, int], _Cursor] = {}
-    by_col = {col: key for key, col in tree.columns.items()}
-    for col in sorted(range(len(tree.counts)), key=lambda c: (tree.tags[c], c)):
-        cursors[by_col[col]] = _Cursor(blob, pos, tree.tags[col])
-        pos = _skip(blob, pos, tree.tags[col], tree.counts[col])
+    table: list[tuple[int, int, int]] = [(0, 0, 0)] * columns
+    for col in sorted(range(columns), key=lambda c: (sizes[c][0], c)):
+        tag, size = sizes[col]
+        if size > len(blob) - pos:
+            raise BadPacking(None, "packed game's column runs past its data")
+        table[col] = (tag, pos, pos + size)
+        pos += size
     if pos != len(blob):
         raise BadPacking(None, "packed game has bytes after its last column")
-    nodes = tree.nodes
+    game = _Game(blob, table)
     for start, end in spans:
         budget = Budget(RECORD_MEMORY)
         try:
-            record = _build(_skeleton(blob, start, end, budget), 0, nodes, cursors, budget)
+            skeleton = budget.unpack(blob[start:end])
+        except BadFrame as exc:
+            raise BadPacking(None, f"packed game's record skeleton: {exc.reason}") from None
+        try:
+            record = game.build(skeleton, 0, budget)
         except RecursionError:
             raise BadPacking(None, "packed game's record skeleton is nested too deep") from None
         try:
             yield pack(record)
         except Exception:  # an int out of msgpack's range
             raise BadPacking(None, "packed game's record does not re-encode") from None
-
-
-def _skeleton(blob: bytes, start: int, end: int, budget: Budget | None = None) -> Any:
-    try:
-        return (budget or Budget(RECORD_MEMORY)).unpack(blob[start:end])
-    except BadFrame as exc:
-        raise BadPacking(None, f"packed game's record skeleton: {exc.reason}") from None
-
-
-def _build(skeleton: Any, node: int, nodes: dict[tuple[int, Any], int], cursors: dict[tuple[int, int], _Cursor],
-           budget: Budget) -> Any:
-    """A record from its skeleton (counted by _Tree: every path and column is there)."""
-    t = type(skeleton)
-    if t is dict:
-        return {k: _build(v, nodes[(node, k)], nodes, cursors, budget) for k, v in skeleton.items()}
-    if t is list:
-        if not skeleton:
-            return []
-        item = nodes[(node, None)]
-        return [_build(v, item, nodes, cursors, budget) for v in skeleton]
-    if t is int:
-        value = cursors[(node, skeleton)].next()
-        if type(value) is not int:
-            budget.charge(sys.getsizeof(value))
-        return value
-    return skeleton
+    if len(game.cursors) != columns or any(c.pos != c.end for c in game.cursors.values()):
+        raise BadPacking(None, "packed game's columns hold more values than its records use")

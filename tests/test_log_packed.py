@@ -130,7 +130,7 @@ def test_any_records_round_trip(records):
     assert list(packed.decode(blob)) == [header, *payloads]  # compress and inflate: the tests above
 
 
-@pytest.mark.parametrize("damage", ["truncate", "extra", "count", "tag", "deep", "varint"])
+@pytest.mark.parametrize("damage", ["truncate", "extra", "count", "tag", "deep", "varint", "columns"])
 def test_a_damaged_blob_is_a_typed_error(damage):
     header = pack({"format": 2, "game": "g"})
     records = [pack({"game": "g", "seq": i, "cause": i - 1, "msg": {"kind": "x", "v": [i, 0.5, "s"]}}) for i in range(3)]
@@ -142,13 +142,17 @@ def test_a_damaged_blob_is_a_typed_error(damage):
     elif damage == "count":  # more records than the blob holds
         blob[len(header) + 1] = 0x7F
     elif damage == "tag":  # a skeleton leaf that is no tag
-        blob = bytearray(packed.encode(header, [])) [:-1]
         skeleton = pack({"a": 9})
-        blob += b"\x01" + bytes([len(skeleton)]) + skeleton
+        blob = bytearray([len(header)]) + header + b"\x01\x00" + bytes([len(skeleton)]) + skeleton
     elif damage == "deep":
-        blob = bytearray(packed.encode(header, []))[:-1]
         skeleton = b"\x91" * 2000 + b"\x00"
-        blob += b"\x01" + bytes([len(skeleton) & 0x7F | 0x80, len(skeleton) >> 7]) + skeleton
+        blob = bytearray([len(header)]) + header + b"\x01\x01\x04"  # one record, one int column of 1 byte
+        blob += bytes([len(skeleton) & 0x7F | 0x80, len(skeleton) >> 7]) + skeleton + b"\x00"
+    elif damage == "columns":  # a column table that does not match the skeletons (one more, listed first)
+        blob = bytearray(packed.encode(header, records))
+        at = len(header) + 2  # the count of columns
+        blob[at] += 1
+        blob[at + 1 : at + 1] = b"\x00"  # an int column of no bytes
     else:  # a number not in its shortest form
         blob = bytearray([0x80 | len(header), 0x00]) + header + b"\x00"
     with pytest.raises(LogError):
