@@ -16,10 +16,10 @@ of a blob laid out as (varints are unsigned LEB128):
               bin leaf replaced by its tag 0, 1, 2, 3; nil and booleans stay)
     each column's values, back to back, the columns ordered by tag, then by first use (a
     column is a (path, tag): the path of keys from the record's root, a list's items sharing
-    one; paths and columns are numbered by first use, by writer and reader alike). Ints as zigzag varints of the change from the column's
-    previous int, floats as their shortest decimal (varint zigzag exponent + 1, varint zigzag
-    digits; or 0 and the 8 bytes msgpack stores, for nan, inf, -0.0 and the rest), str and bin
-    as varint length + bytes
+    one; paths and columns are numbered by first use, by writer and reader alike). Ints as
+    zigzag varints of the change from the column's previous int, floats as their shortest
+    decimal (varint zigzag exponent + 1, varint zigzag digits; or 0 and the 8 bytes msgpack
+    stores, for nan, inf, -0.0 and the rest), str and bin as varint length + bytes
 
 Decoding rebuilds each record and packs it: the very payload bytes the game was written with (the
 writer checks every payload is canonical msgpack, and falls back to zlib when one is not). The
@@ -28,7 +28,7 @@ bounded by the bytes left, skeletons are decoded within caps (bus.codec.Budget) 
 rebuilt within RECORD_MEMORY, the path tree within TREE_MEMORY, the columns must be used up
 exactly, and every rebuilt payload goes through the same checks as a plain game's frames. The
 writer packs a game this way only where the reader's limits hold for it (`encode` says None
-otherwise: MAX_RECORD, MAX_BLOB, TREE_MEMORY).
+otherwise: MAX_RECORD, MAX_BLOB, TREE_MEMORY, MAX_COLUMNS).
 """
 
 from __future__ import annotations

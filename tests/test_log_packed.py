@@ -195,6 +195,9 @@ def test_the_spec_picks_the_method(tmp_path):
                     for r in rows} == {"zlib" if compress is True else "columns"}
     assert [g.payloads for g in games["columns"]] == [g.payloads for g in games[False]] == [g.payloads for g in games[True]]
     assert verify_game(games["columns"][0]).ok
+    from replay.transcript import transcript
+
+    assert [transcript(g) for g in games["columns"]] == [transcript(g) for g in games[True]]
     for bad in ("lzma", 1, "true"):
         with pytest.raises(SpecError):
             parse_spec({**base, "compress": bad})

@@ -99,8 +99,8 @@ def measure(data: bytes, rounds: int) -> dict[str, float]:
         log = parse_log(whole, check=True)
         assert log.bad is None and log.games[0].payloads == payloads[1:], f"{method} does not give the game back"
         out[method] = len(blob)
-        out[f"pack {method}"] = best(lambda: packed_game(payloads, method), rounds)
-        out[f"read {method}"] = best(lambda: parse_log(whole), rounds)
+        out[f"pack {method}"] = best(lambda m=method: packed_game(payloads, m), rounds)
+        out[f"read {method}"] = best(lambda w=whole: parse_log(w), rounds)
     return out
 
 
