@@ -26,7 +26,7 @@ from typing import Callable, Mapping, Protocol
 
 import structlog
 
-from bus.codec import RecordCodec, record_dict
+from bus.codec import RecordCodec
 from bus.log import MAX_FRAME, MAX_GAME_BYTES
 from bus.messages import BUS, LOG, REFEREE, RUNNER, Breach, Fault, GameEnd, Limits, Message, Quiet, Retire
 
@@ -127,7 +127,7 @@ class Bus:
             )
             to = message.to
         self.seq += 1
-        payload = self._codec.encode(self.game_id, self.seq, cause, record_dict(message))
+        payload = self._codec.encode_model(self.game_id, self.seq, cause, message)[0]
         n = len(payload) + _FRAMING
         self.nbytes += n
         if n > MAX_FRAME or self.nbytes > MAX_GAME_BYTES:
@@ -161,7 +161,7 @@ class Bus:
         answer_messages, talk_items, message_bytes, seat_bytes, seat_messages, kb_bytes, game_bytes = self._bounds
         if len(outs) > answer_messages:
             return self._breach(actor, "answer_messages", f"an answer of {len(outs):,} messages", answer_messages, cause, wave)
-        encode, allowed, game_id, retired_to = self._codec.encode_pending, seat.allowed, self.game_id, self._retired_to
+        encode, allowed, game_id, retired_to = self._codec.encode_model, seat.allowed, self.game_id, self._retired_to
         for out in outs:
             if out.sender != actor:  # the bus's own (a Fault for an actor that raised, a timeout's Retire)
                 self._post(out, cause, wave)
@@ -172,7 +172,7 @@ class Bus:
             if kind == "talk" and len(out.says) > talk_items:
                 return self._breach(actor, "talk_items", f"{len(out.says):,} talk items in a round", talk_items, cause, wave)
             # the codec remembers a delta's base only once the record is kept (`commit` below)
-            payload, pending = encode(game_id, self.seq + 1, cause, record_dict(out))
+            payload, pending = encode(game_id, self.seq + 1, cause, out, False)
             n = len(payload) + _FRAMING
             if n > message_bytes:
                 return self._breach(actor, "message_bytes", f"a {kind} record of {n:,} bytes", message_bytes, cause, wave)

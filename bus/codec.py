@@ -323,26 +323,41 @@ class RecordCodec:
                     message[name] = _diff(old, new)
         return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": message})
 
-    def encode_pending(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> tuple[bytes, list | None]:
-        """`encode`, leaving the codec's memory as it was: what it would remember comes back, for
-        `commit` once the record is kept (a record refused must not be the base of the next delta)."""
-        kind = message["kind"]
+    def encode_model(self, game_id: str, seq: int, cause: int, message: BaseModel,
+                     keep: bool = True) -> tuple[bytes, list | None]:
+        """`encode(..., dump(message))`, copying only what it changes: a message without nested
+        models or delta fields is packed from its own field dict. With `keep` false the codec's
+        memory is left as it was and what it would remember comes back, for `commit` once the
+        record is kept (a record the bus refuses must not be the base of the next delta)."""
+        data = message.__dict__
+        names = _NESTED.get(type(message))
+        if names is None:
+            names = _nested(type(message))
+        if names:
+            data = record_dict(message)
+        kind = data["kind"]
         fields = DELTA_FIELDS.get(kind)
         pending = None
         if fields:
-            last, to = self._last, message["to"]
-            pending = []
+            if not names:
+                data = dict(data)
+            last, to = self._last, data["to"]
+            if not keep:
+                pending = []
             for name in fields:
                 key = (to, kind, name)
-                new = message[name]
-                pending.append((key, new))
+                new = data[name]
                 old = last.get(key)
+                if keep:
+                    last[key] = new
+                else:
+                    pending.append((key, new))
                 if old is not None:
-                    message[name] = _diff(old, new)
-        return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": message}), pending
+                    data[name] = _diff(old, new)
+        return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": data}), pending
 
     def commit(self, pending: list) -> None:
-        """Remember what `encode_pending` left out: the record it encoded is kept."""
+        """Remember what `encode_model` left out: the record it encoded is kept."""
         last = self._last
         for key, new in pending:
             last[key] = new

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import ceil, log
+
 from actors.alpha.offices import Answer, StrategyOffice
 from bus.messages import OfficeRequest, Suggestion, built
 
@@ -19,5 +21,39 @@ class RandomStrategyOffice(StrategyOffice):
 
     def suggest(self, request: OfficeRequest) -> Answer:
         legal = request.legal
-        picks = self.rng.sample(range(len(legal)), min(self.width, len(legal)))
+        picks = sample_indices(self.rng, len(legal), min(self.width, len(legal)))
         return Answer(suggestions=[built(Suggestion, {"action": legal[i], "utility": 1.0}) for i in sorted(picks)])
+
+
+def sample_indices(rng, n: int, k: int) -> list[int]:
+    """`rng.sample(range(n), k)`: the same indices from the same draws, leaving `rng` in the same
+    state, without its generic checks (on the random agent's path, once an act). CPython's
+    algorithm (Lib/random.py, sample and _randbelow_with_getrandbits, unchanged since 3.9)
+    written out over the public getrandbits; tests/test_alpha_sample.py holds it to rng.sample."""
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    getrandbits = rng.getrandbits
+    result = [0] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    if n <= setsize:
+        pool = list(range(n))
+        for i in range(k):
+            m = n - i
+            bits = m.bit_length()
+            j = getrandbits(bits)
+            while j >= m:
+                j = getrandbits(bits)
+            result[i] = pool[j]
+            pool[j] = pool[m - 1]
+        return result
+    selected: set[int] = set()
+    bits = n.bit_length()
+    for i in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in selected:
+            j = getrandbits(bits)
+        selected.add(j)
+        result[i] = j
+    return result

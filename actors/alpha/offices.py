@@ -63,10 +63,11 @@ class Office(Actor):
         if message.task not in self.tasks:
             raise ValueError(f"{type(self).__name__} does not do {message.task!r}")
         answer: Answer = getattr(self, message.task)(message)
+        suggestions, says, updates = tuple(answer.suggestions), tuple(answer.says), tuple(answer.updates)
         fields = {"sender": self.address, "to": message.sender, "kind": "office_reply", "task": message.task,
-                  "turn": message.turn, "suggestions": tuple(answer.suggestions), "says": tuple(answer.says),
-                  "updates": tuple(answer.updates)}
-        if _models(fields["suggestions"], Suggestion) and _models(fields["says"], TalkItem) and _models(fields["updates"], KBUpdate):
+                  "turn": message.turn, "suggestions": suggestions, "says": says, "updates": updates}
+        if ((not suggestions or _models(suggestions, Suggestion)) and (not says or _models(says, TalkItem))
+                and (not updates or _models(updates, KBUpdate))):
             return [built(OfficeReply, fields)]  # what validation would make of models: the same models
         return [OfficeReply(**fields)]  # raw items (dicts, a talk item by its kind): validated, as always
 

@@ -203,7 +203,8 @@ class President(Actor):
                                         "source": reply.sender, "updates": reply.updates}))
         if reply.suggestions:
             job.suggestions = list(reply.suggestions)
-            self.kb.set(("suggestions",), [dump(s) for s in reply.suggestions])
+            # dump of a Suggestion is a copy of its field dict (it nests nothing)
+            self.kb.set(("suggestions",), [dict(s.__dict__) if type(s) is Suggestion else dump(s) for s in reply.suggestions])
         if reply.says:
             job.says = reply.says
         return out + self._next()
@@ -223,8 +224,8 @@ def heard_lines(message: Heard, **stamp: Any) -> list[dict[str, Any]]:
 
 def _weighted_pick(rng: Any, suggestions: list[Suggestion], risk: float) -> str:
     """Probability grows with utility; risk 0 -> best only, risk 1 -> proportional weights."""
-    top = max(s.utility for s in suggestions)
-    floor = min(s.utility for s in suggestions)
+    utilities = [s.utility for s in suggestions]
+    top, floor = max(utilities), min(utilities)
     if top == floor:  # all equal: uniform
         return suggestions[rng.randrange(len(suggestions))].action
     if risk <= 0.0:
