@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from itertools import compress
 from typing import Any, Literal
 
 from pydantic import Field
@@ -100,6 +99,8 @@ MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
 # Each continent's territories are one run of the map order (games.risk.mapdata): (first, end, bonus).
 _CONTINENT_SPANS = tuple((m[0], m[-1] + 1, b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 assert all(list(m) == list(range(m[0], m[-1] + 1)) for m in CONTINENT_MEMBERS)
+_CLAIMS_SORTED = tuple(CLAIMS[t] for t in CLAIM_ORDER)  # the claims in string order
+_PLACE_ONE = tuple(place(t, 1) for t in BY_CODE)  # set-up placements in string order
 _CONTINENT_MASKS = tuple((sum(BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
@@ -398,7 +399,8 @@ class RiskState(State):
 
     def _compute_legal(self) -> list[str]:
         """The current player's legal actions, sorted (by construction where it is cheap)."""
-        ph, p, owner, armies = self._phase, self._cur, self._owner, self._armies
+        ph = self._phase
+        armies = self._armies
         if ph == ATTACK:
             out = []
             front = self._frontier()  # lists the land and its mask first
@@ -413,7 +415,7 @@ class RiskState(State):
         elif ph == REINFORCE:
             # Forced trades come first (5+ cards at the start, 5+ in the cash-in after an
             # elimination, which allows no other trade); any 5 cards hold a set.
-            hand = len(self._hands[p])
+            hand = len(self._hands[self._cur])
             forced = hand >= MAX_HAND
             out = []
             if not forced:
@@ -421,7 +423,7 @@ class RiskState(State):
                 for t in self._own_land():
                     out += table[t]
             if self._cards and (forced or not self._cash):
-                out += trades(self._hands[p])  # "place:..." < "trade:..."
+                out += trades(self._hands[self._cur])  # "place:..." < "trade:..."
             return out
         elif ph in (OCCUPY, TRANSFER):
             f, _, lo = self._pending
@@ -433,19 +435,20 @@ class RiskState(State):
                 out = [END]  # "end" < "fortify:..."
                 own = self._own_land()
                 mine = self._own_mask
-                for f in compress(own, map((1).__lt__, map(armies.__getitem__, own))):  # 2+ armies
-                    friends = NEIGHBOUR_MASK[f] & mine
-                    if friends:
-                        out += fortify_run(f, friends)
+                for f in own:
+                    if armies[f] >= 2:
+                        friends = NEIGHBOUR_MASK[f] & mine
+                        if friends:
+                            out += fortify_run(f, friends)
                 return out
             out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
             out.sort()
             return [END] + out
         elif ph == CLAIM:
-            return [CLAIMS[t] for t in CLAIM_ORDER if owner[t] == -1]
+            return _held(self._owner, -1, CLAIM_ORDER, _CLAIMS_SORTED)
         elif ph == SETUP:
             seat = self._todo[0]
-            return [place(t, 1) for t in BY_CODE if owner[t] == seat]
+            return _held(self._owner, seat, BY_CODE, _PLACE_ONE)
         return []
 
     def _attacks_from(self, f: int, attacks: list[str]) -> list[str]:
@@ -464,9 +467,11 @@ class RiskState(State):
         """The current player's territories in code order (kept for the turn, see _own)."""
         own = self._own
         if own is None:
-            # The territories in code order whose owner is the current player, and their bits.
-            own = self._own = list(compress(BY_CODE, map(self._cur.__eq__, map(self._owner.__getitem__, BY_CODE))))
-            self._own_mask = sum(map(BIT.__getitem__, own))
+            own = self._own = _held(self._owner, self._cur, BY_CODE, BY_CODE)
+            mask = 0
+            for t in own:
+                mask |= BIT[t]
+            self._own_mask = mask
             self._front = None
         return own
 
@@ -476,8 +481,7 @@ class RiskState(State):
         if front is None:
             own = self._own_land()
             others = ~self._own_mask
-            # Those of `own` whose neighbour mask meets the others' territories.
-            front = self._front = list(compress(own, map(others.__and__, map(NEIGHBOUR_MASK.__getitem__, own))))
+            front = self._front = [f for f in own if NEIGHBOUR_MASK[f] & others]
         return front
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
@@ -582,7 +586,7 @@ class RiskState(State):
             self._pending = [f, t, d, 0]
             self._phase = DEFEND
         else:
-            self._pending = [f, t, d, defending if defending < 2 else 2]
+            self._pending = [f, t, d, min(2, defending)]
             self._phase = ROLL
 
     def _occupy(self, f: int, t: int, k: int) -> None:
@@ -928,12 +932,13 @@ def _roll(bits: Any, attack: int, defend: int) -> list[list[int]]:
     """A roll of `attack` and `defend` dice, `[[attacker dice], [defender dice]]`, each die 1 + the
     first 3-bit draw below 6: what `randint(1, 6)` of a random.Random draws (CPython's
     _randbelow_with_getrandbits), without its call layers; the attacker's dice are drawn first."""
-    dice = []
+    dice: list[int] = []
+    add = dice.append
     for _ in range(attack + defend):
         r = bits(3)
         while r >= 6:
             r = bits(3)
-        dice.append(r + 1)
+        add(r + 1)
     return [dice[:attack], dice[attack:]]
 
 
@@ -951,6 +956,11 @@ def _dice(outcome: Any, attack: int, defend: int) -> tuple[int, ...] | None:
         if type(v) is not int:
             return None
     return dice
+
+
+def _held(owner: list[int], seat: int, order: tuple[int, ...], items: tuple[Any, ...]) -> list[Any]:
+    """items[k] for each k with owner[order[k]] == seat, in order."""
+    return [item for t, item in zip(order, items) if owner[t] == seat]
 
 
 def _components(owner: list[int], p: int) -> list[int]:

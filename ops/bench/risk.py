@@ -110,8 +110,8 @@ def before_after(rev: str, games: int, rounds: int) -> dict[str, Any]:
                     steps[side].append(rules_game(g, risk=sides[side]))
                     cpu[side] += time.process_time() - t0
             assert steps["before"] == steps["after"], f"the games differ from {rev}'s"
-            for side in best:
-                best[side] = min(best[side], cpu[side] / games)
+            for side, b in best.items():
+                best[side] = min(b, cpu[side] / games)
             ratios.append(cpu["after"] / cpu["before"])
     return {"rev": rev, "before_ms": 1000 * best["before"], "after_ms": 1000 * best["after"],
             "ratio": best["after"] / best["before"], "ratios": ratios}
