@@ -346,7 +346,9 @@ _setattr = object.__setattr__
 _set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-_ALL_FIELDS: dict[type, frozenset[str]] = {}
+# every field counts as set; one set per class, shared: models are frozen, and pydantic copies it
+# before changing it (model_copy(update=...)), so it must be a set, not a frozenset
+_ALL_FIELDS: dict[type, set[str]] = {}
 
 
 def built(cls: type[M], fields: dict[str, Any]) -> M:
@@ -357,7 +359,7 @@ def built(cls: type[M], fields: dict[str, Any]) -> M:
     _setattr(m, "__dict__", fields)
     names = _ALL_FIELDS.get(cls)
     if names is None:
-        names = _ALL_FIELDS[cls] = frozenset(cls.model_fields)
+        names = _ALL_FIELDS[cls] = set(cls.model_fields)
     _set_fields(m, names)
     _set_extra(m, None)
     _set_private(m, None)

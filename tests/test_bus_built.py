@@ -26,6 +26,7 @@ def test_built_is_what_validation_makes():
     assert list(made.__dict__) == list(checked.__dict__)
     assert encode_message(made) == encode_message(checked)
     assert made.model_fields_set >= checked.model_fields_set
+    assert made.model_copy(update={"turn": 4}).turn == 4 and made.turn == 3  # as a validated message copies
     with pytest.raises(Exception):
         made.turn = 4  # frozen like any message
     nested = built(OfficeReply, {"sender": "p1/so", "to": "p1", "kind": "office_reply", "task": "suggest", "turn": 0,
