@@ -99,8 +99,7 @@ MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
 # Each continent's territories are one run of the map order (games.risk.mapdata): (first, end, bonus).
 _CONTINENT_SPANS = tuple((m[0], m[-1] + 1, b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 assert all(list(m) == list(range(m[0], m[-1] + 1)) for m in CONTINENT_MEMBERS)
-_CLAIMS_SORTED = tuple(CLAIMS[t] for t in CLAIM_ORDER)  # the claims in string order
-_PLACE_ONE = tuple(place(t, 1) for t in BY_CODE)  # set-up placements in string order
+_PLACE_ONE = tuple(place(t, 1) for t in range(NUM_TERRITORIES))  # a set-up placement on each territory
 _CONTINENT_MASKS = tuple((sum(BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
@@ -182,8 +181,6 @@ class RiskState(State):
         # never mutated; and as a bit mask (bit t: territory t), valid while _own is not None.
         self._own: list[int] | None = None
         self._own_mask = 0
-        # Of that land, the territories with an enemy neighbour, in code order (None: not listed).
-        self._front: list[int] | None = None
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -292,7 +289,6 @@ class RiskState(State):
         if self._own is not None:
             self._own = sorted(self._own + [t], key=CODE_RANK.__getitem__)
             self._own_mask |= 1 << t
-            self._front = None
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
         if loser != self._neutral and loser not in owner and self._eliminate(loser):
@@ -403,12 +399,14 @@ class RiskState(State):
         armies = self._armies
         if ph == ATTACK:
             out = []
-            front = self._frontier()  # lists the land and its mask first
+            own = self._own_land()
             others = ~self._own_mask
-            for f in front:
+            for f in own:
                 a = armies[f]
                 if a >= 2:
-                    out += attack_run(f, NEIGHBOUR_MASK[f] & others, 3 if a > 3 else a - 1)
+                    targets = NEIGHBOUR_MASK[f] & others
+                    if targets:
+                        out += attack_run(f, targets, 3 if a > 3 else a - 1)
             out.append(END)  # "attack:..." < "end"
             self._attacks = out
             return out
@@ -445,10 +443,12 @@ class RiskState(State):
             out.sort()
             return [END] + out
         elif ph == CLAIM:
-            return _held(self._owner, -1, CLAIM_ORDER, _CLAIMS_SORTED)
+            owner = self._owner
+            return [CLAIMS[t] for t in CLAIM_ORDER if owner[t] == -1]
         elif ph == SETUP:
             seat = self._todo[0]
-            return _held(self._owner, seat, BY_CODE, _PLACE_ONE)
+            owner = self._owner
+            return [_PLACE_ONE[t] for t in BY_CODE if owner[t] == seat]
         return []
 
     def _attacks_from(self, f: int, attacks: list[str]) -> list[str]:
@@ -467,22 +467,13 @@ class RiskState(State):
         """The current player's territories in code order (kept for the turn, see _own)."""
         own = self._own
         if own is None:
-            own = self._own = _held(self._owner, self._cur, BY_CODE, BY_CODE)
+            p, owner = self._cur, self._owner
+            own = self._own = [t for t in BY_CODE if owner[t] == p]
             mask = 0
             for t in own:
                 mask |= BIT[t]
             self._own_mask = mask
-            self._front = None
         return own
-
-    def _frontier(self) -> list[int]:
-        """The current player's territories with an enemy neighbour, in code order (see _front)."""
-        front = self._front
-        if front is None:
-            own = self._own_land()
-            others = ~self._own_mask
-            front = self._front = [f for f in own if NEIGHBOUR_MASK[f] & others]
-        return front
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
@@ -529,7 +520,7 @@ class RiskState(State):
     # -- the turn --------------------------------------------------------------------------
     def _begin_turn(self) -> None:
         p = self._cur
-        self._own = self._front = None
+        self._own = None
         own = self._own_land()
         mask = self._own_mask
         bonus = 0
@@ -956,11 +947,6 @@ def _dice(outcome: Any, attack: int, defend: int) -> tuple[int, ...] | None:
         if type(v) is not int:
             return None
     return dice
-
-
-def _held(owner: list[int], seat: int, order: tuple[int, ...], items: tuple[Any, ...]) -> list[Any]:
-    """items[k] for each k with owner[order[k]] == seat, in order."""
-    return [item for t, item in zip(order, items) if owner[t] == seat]
 
 
 def _components(owner: list[int], p: int) -> list[int]:
