@@ -2,7 +2,9 @@
 
 The policies are the Strategy Offices' own functions of (observation, legal actions), so a game
 here makes the same decisions as through the stack; only the dice differ (the referee's
-generator is seeded from its address, this one from `chance_seed`). Nothing here is logged.
+generator is seeded from its address, this one from `chance_seed`), unless the game's header
+names the same `chance_seed` (bus.header), as a logged training game's does (actors.risk.train):
+then it is the same game. Nothing here is logged.
 """
 
 from __future__ import annotations

@@ -30,7 +30,9 @@ game's dice, the same stream as unlogged play. A batch's games go, packed as tou
 them and in game order, into one segment OUT.games/games-NNNNNN.dlog (NNNNNN: the batch's first
 game), written whole before its checkpoint, so a run killed and resumed neither loses nor
 duplicates a game's log, and 1, 2 or K workers write the same bytes. Unlogged (`log=False`):
-played straight on the rules (actors.risk.direct), the same decisions and weights, ~2x faster.
+played straight on the rules (actors.risk.direct), the same decisions and weights, ~2.6x faster
+(ops/plugins/risk/trainbench.py). The header's `env` (bus.environment) is the machine's that
+played the game: workers on one machine write the same bytes.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ games/s and, with `--eval N`, N games' win rate against two random nets), and at
 OUT; `--resume` goes on from the furthest checkpoint there, ending with an uninterrupted run's weights.
 Every game is logged (a batch a segment in OUT.games/, each game verifiable with `detente replay
 verify OUT.games/games-NNNNNN.dlog`); `--no-log` plays them straight on the rules instead (the
-same weights, about twice as fast, no logs).
+same weights, ~2.6x as fast, no logs).
 """
 
 from __future__ import annotations
