@@ -23,6 +23,7 @@ ATTACKS = {(f, t): tuple(f"attack:{CODES[f]},{CODES[t]},{d}" for d in (1, 2, 3))
            for f in range(NUM_TERRITORIES) for t in NEIGHBOURS[f]}
 # For each territory: (neighbour, its three attack strings), neighbours in code order.
 ATTACK_PREFIX = tuple(f"attack:{c}," for c in CODES)  # what every attack from a territory starts with
+ATTACK_END = tuple(f"attack:{c}-" for c in CODES)  # just above all of them ("-" follows ",")
 ATTACKS_BY_CODE = tuple(tuple((t, ATTACKS[(f, t)]) for t in sorted(NEIGHBOURS[f], key=CODES.__getitem__))
                         for f in range(NUM_TERRITORIES))
 FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"

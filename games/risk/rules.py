@@ -57,6 +57,7 @@ from pydantic import Field
 
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.risk.actions import (
+    ATTACK_END,
     ATTACK_PREFIX,
     BIT,
     BY_CODE,
@@ -456,9 +457,8 @@ class RiskState(State):
         start "attack:F," replaced (sorted lists: found by bisection)."""
         self._own_land()
         a = self._armies[f]
-        prefix = ATTACK_PREFIX[f]
-        lo = bisect_left(attacks, prefix)
-        hi = bisect_left(attacks, prefix[:-1] + "-", lo)  # "-" follows ","
+        lo = bisect_left(attacks, ATTACK_PREFIX[f])
+        hi = bisect_left(attacks, ATTACK_END[f], lo)
         targets = NEIGHBOUR_MASK[f] & ~self._own_mask if a >= 2 else 0
         run = attack_run(f, targets, 3 if a > 3 else a - 1) if targets else ()
         return attacks[:lo] + list(run) + attacks[hi:]
@@ -591,7 +591,29 @@ class RiskState(State):
             self._phase = REINFORCE
         else:
             self._phase = ATTACK
+            self._after_conquest(t)
+
+    def _after_conquest(self, t: int) -> None:
+        """The attack list after `t` was taken and occupied: only the runs of t and of its
+        neighbours of the current player can change (armies moved in from one of them, t no
+        longer an enemy), so those are replaced in a copy of the kept list (see _attacks)."""
+        if self._attacks is None:
             self._after_attack()
+            return
+        attacks = list(self._attacks)
+        owner, p, armies = self._owner, self._cur, self._armies
+        self._own_land()
+        others = ~self._own_mask
+        for u in NEIGHBOURS[t] + (t,):
+            if owner[u] == p:
+                lo = bisect_left(attacks, ATTACK_PREFIX[u])
+                hi = bisect_left(attacks, ATTACK_END[u], lo)
+                a = armies[u]
+                targets = NEIGHBOUR_MASK[u] & others if a >= 2 else 0
+                attacks[lo:hi] = attack_run(u, targets, 3 if a > 3 else a - 1) if targets else ()
+        self._legal = self._attacks = attacks
+        if len(attacks) == 1:
+            self._to_fortify()
 
     def _after_attack(self) -> None:
         """Skip an attack phase whose only action is `end` (its legal list is kept for the node)."""
