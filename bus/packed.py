@@ -378,12 +378,11 @@ def decode(blob: bytes | bytearray) -> Iterator[bytes]:
     for _ in range(columns):
         n, pos = _read_varint(blob, pos)
         sizes.append((n & 3, n >> 2))
-    spans: list[tuple[int, int]] = []
-    for _ in range(records):
+    first = pos  # the skeletons: walked here for where they end, read below (a list of their
+    for _ in range(records):  # spans could take more heap than the blob: one per byte pair)
         n, pos = _read_varint(blob, pos)
         if n > min(len(blob) - pos, MAX_RECORD):
             raise BadPacking(None, "packed game's record skeleton runs past its data or its limit")
-        spans.append((pos, pos + n))
         pos += n
     table: list[tuple[int, int, int]] = [(0, 0, 0)] * columns
     for col in sorted(range(columns), key=lambda c: (sizes[c][0], c)):
@@ -395,7 +394,10 @@ def decode(blob: bytes | bytearray) -> Iterator[bytes]:
     if pos != len(blob):
         raise BadPacking(None, "packed game has bytes after its last column")
     game = _Game(blob, table)
-    for start, end in spans:
+    end = first
+    for _ in range(records):
+        n, start = _read_varint(blob, end)
+        end = start + n
         budget = Budget(RECORD_MEMORY)
         try:
             skeleton = budget.unpack(blob[start:end])
