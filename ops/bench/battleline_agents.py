@@ -3,7 +3,8 @@ intervals, tactics on and off, and Deep Barca's decision time per move.
 
     python -m ops.bench.battleline_agents --games 200                 # every pairing, both variants
     python -m ops.bench.battleline_agents --games 1000 --workers 2    # the issue's size
-    python -m ops.bench.battleline_agents --pairings io --games 4000  # the IO comparison
+    python -m ops.bench.battleline_agents --pairings io --games 4000 --workers 2 --progress 100
+                                                      # the IO comparison, running tallies on stderr
     python -m ops.bench.battleline_agents --timing 10 --games 0       # decision time, whole stack
     python -m ops.bench.battleline_agents --pairings naive --tactics off --param game='"symmetric"'
     python -m ops.bench.battleline_agents --pairings naive --tactics off --games 400 \
@@ -29,7 +30,7 @@ import statistics
 import sys
 import time
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, Self
 
 from actors.battleline.direct import make_policy, play_direct
 from actors.battleline.params import DeepBarcaParams
@@ -61,7 +62,7 @@ def one_game(task: tuple[str, bool, int, dict[str, Any]]) -> tuple[str, bool, st
 class _Serial:
     """A one-process stand-in for multiprocessing.Pool (its imap and context)."""
 
-    def __enter__(self) -> _Serial:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

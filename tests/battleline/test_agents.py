@@ -472,3 +472,18 @@ def test_pool_and_proof_agree_with_the_rules():
     pos = Position.from_observation(state.observation(0))
     assert [f for f in range(9) if pos.provable(0, f)] == state.claimable(0) == [0]
     assert isinstance(pos.proof_pool(), Pool)
+
+
+def test_the_bench_plays_variants_on_the_same_games(capsys):
+    """ops.bench.battleline_agents --variant: each set of constants plays the same deals, and the
+    paired difference is taken deal by deal (identical sets: identical games, a difference of 0);
+    --progress prints running tallies."""
+    from ops.bench.battleline_agents import compare, run
+
+    out = compare(["naive"], [False], 2, 1, [{}, {"bsfa_search": 1500}])
+    rows = [line for line in out.splitlines() if line.startswith("| deep-barca")]
+    assert len(rows) == 2 and rows[0].split("|")[5:7] == rows[1].split("|")[5:7]
+    assert '{"bsfa_search": 1500}' in rows[1] and rows[1].rstrip(" |").endswith("+0.000 (0.000)")
+    (row,) = run(["naive"], [False], 2, 1, progress=1)
+    assert row["games"] == 2 and row["W"] + row["D"] + row["L"] == 2
+    assert "[2/2 games" in capsys.readouterr().err
