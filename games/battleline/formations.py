@@ -126,9 +126,9 @@ def score_tuple(cards: tuple[int, ...], fog: bool) -> int:
 
 
 # The most cards missing for which `completions` lists every completion, by formation size: up to
-# C(60, 3) = 34,220 entries for an empty side of 3, C(57, 1) for a side of 4 under Mud missing one
-# (ours: larger tables would cost more to build than the searches they save).
-TABLE_MISSING = {3: 3, 4: 1}
+# C(60, 3) = 34,220 entries for an empty side of 3, none under Mud (ours: a table per set of three
+# or fewer troops on a side of 4 would cost more to build than the searches it saves).
+TABLE_MISSING = {3: 3, 4: 0}
 SCORE_SHIFT = N_TROOPS  # a `completions` entry: score << SCORE_SHIFT | the troops it adds (bits)
 
 
@@ -144,20 +144,16 @@ def completions(troops: tuple[int, ...], need: int, fog: bool) -> tuple[int, ...
     if not 0 < k <= TABLE_MISSING.get(need, 0):
         raise ValueError(f"no table of completions with {k} cards missing of {need}")
     others = [c for c in range(N_TROOPS) if c not in troops]
-    if need == 3:
-        of, bit = _three_scores(fog), _TROOP_BIT
-        if k == 1:
-            base = troops[0] * 3600 + troops[1] * 60
-            table = [(of[base + c] << SCORE_SHIFT) | bit[c] for c in others]
-        elif k == 2:
-            base = troops[0] * 3600
-            table = [(of[base + b * 60 + c] << SCORE_SHIFT) | bit[b] | bit[c]
-                     for b, c in combinations(others, 2)]
-        else:
-            table = [(of[a * 3600 + b * 60 + c] << SCORE_SHIFT) | bit[a] | bit[b] | bit[c]
-                     for a, b, c in combinations(others, 3)]
+    of, bit = _three_scores(fog), _TROOP_BIT
+    if k == 1:
+        base = troops[0] * 3600 + troops[1] * 60
+        table = [(of[base + c] << SCORE_SHIFT) | bit[c] for c in others]
+    elif k == 2:
+        base = troops[0] * 3600
+        table = [(of[base + b * 60 + c] << SCORE_SHIFT) | bit[b] | bit[c] for b, c in combinations(others, 2)]
     else:
-        table = [(_troops_only(troops + (c,), fog) << SCORE_SHIFT) | _TROOP_BIT[c] for c in others]
+        table = [(of[a * 3600 + b * 60 + c] << SCORE_SHIFT) | bit[a] | bit[b] | bit[c]
+                 for a, b, c in combinations(others, 3)]
     table.sort(reverse=True)
     return tuple(table)
 

@@ -81,7 +81,10 @@ _BITS = [1 << c for c in range(len(NAMES))]
 _ALL_FLAGS = (1 << FLAGS) - 1
 _FLAGS_IN = [[f for f in range(FLAGS) if mask >> f & 1] for mask in range(1 << FLAGS)]
 _CLAIMS_IN = [[_CLAIM[f] for f in flags] for flags in _FLAGS_IN]  # flag set -> its claims, sorted
-_PLAY_ROWS: dict[int, list[tuple[str, ...]]] = {}  # flag set -> per card, its plays to those flags
+# Flag set -> per card, its actions to those flags, in flag order (built when first asked for).
+_PLAY_ROWS: dict[int, list[tuple[str, ...]]] = {}
+_TRAITOR_ROWS: dict[int, list[tuple[str, ...]]] = {}
+_REDEPLOY_ROWS: dict[int, list[tuple[str, ...]]] = {}
 _DESERTER = ["play:deserter:" + name for name in NAMES]
 _TRAITOR = [[f"play:traitor:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in TROOPS]
 _REDEPLOY = [[f"play:redeploy:{name}:{f}" for f in range(FLAGS)] + [f"play:redeploy:{name}:discard"]
@@ -97,9 +100,14 @@ for _rank, _card in enumerate(sorted(range(len(NAMES)), key=lambda c: NAMES[c]))
 
 def _play_rows(flags: int) -> list[tuple[str, ...]]:
     """Per card, its plays to the flags of the bit set `flags`, in flag order (built once)."""
-    rows = _PLAY_ROWS.get(flags)
+    return _rows(_PLAY_ROWS, _PLAY, flags)
+
+
+def _rows(cache: dict[int, list[tuple[str, ...]]], table: list[list[str]], flags: int) -> list[tuple[str, ...]]:
+    """Per row of `table` (a card's actions, by flag), its actions to the flags of `flags`."""
+    rows = cache.get(flags)
     if rows is None:
-        rows = _PLAY_ROWS[flags] = [tuple(_PLAY[c][f] for f in _FLAGS_IN[flags]) for c in range(len(NAMES))]
+        rows = cache[flags] = [tuple(row[f] for f in _FLAGS_IN[flags]) for row in table]
     return rows
 
 
@@ -123,7 +131,7 @@ class BattleLineState(State):
 
     def __init__(self, options: BattleLineOptions):
         self._o = options
-        self._odump = options.model_dump(mode="json")
+        self._odump: dict[str, Any] | None = None  # the options as JSON, made when first asked for
         self._after = options.claim_timing == "after_play"
         self._phase = DEAL_TROOPS
         self._game = 0
@@ -278,7 +286,7 @@ class BattleLineState(State):
         """The tactics cards' plays, sorted: the cards by name, then targets by name, flags."""
         o, sides = 1 - p, self._sides
         free_mask = _ALL_FLAGS & ~self._claimed_bits
-        free, open_ = _FLAGS_IN[free_mask], _FLAGS_IN[open_mask]
+        free = _FLAGS_IN[free_mask]
         out: list[str] = []
         tactics.sort(key=_NAME_RANK.__getitem__)
         for c in tactics:
@@ -291,42 +299,37 @@ class BattleLineState(State):
                 if self._decks[0] or self._decks[1]:
                     out.append("play:scout")
             elif c == REDEPLOY:
-                out += self._redeploys(p, free, open_)
+                out += self._redeploys(p, free_mask, open_mask)
             elif c == DESERTER:
-                targets = [x for f in free for x in sides[f][o]]  # and o's Fog and Mud (_owned)
-                targets += [env for env, where in ((FOG, self._fog), (MUD, self._mud)) for f in free
-                            if where[f] == o]
+                targets = [x for x, _ in self._owned(free, o)]
                 targets.sort(key=_END_RANK.__getitem__)
                 out += [_DESERTER[x] for x in targets]
             elif c == TRAITOR:
                 # 1.1 item 8: troops only, never a Leader, the Cavalry or the Shield Bearers.
                 targets = [x for f in free for x in sides[f][o] if x < N_TROOPS]
                 targets.sort(key=_NAME_RANK.__getitem__)
+                rows = _rows(_TRAITOR_ROWS, _TRAITOR, open_mask)
                 for x in targets:
-                    row = _TRAITOR[x]
-                    out += [row[g] for g in open_]
+                    out += rows[x]
         return out
 
-    def _redeploys(self, p: int, free: list[int], open_: list[int]) -> list[str]:
+    def _redeploys(self, p: int, free_mask: int, open_mask: int) -> list[str]:
         """Redeploy's plays, sorted: an own card to another free flag where it fits (an
         environment card to any), or to the discards ("0" < "8" < "discard")."""
-        moves = [(x, f) for f in free for x in self._owned(f, p)]
+        moves = self._owned(_FLAGS_IN[free_mask], p)
         moves.sort(key=lambda m: _NAME_RANK[m[0]])
         out: list[str] = []
         for x, f in moves:
-            row = _REDEPLOY[x]
-            out += [row[g] for g in (free if x in ENVIRONMENT else open_) if g != f]
-            out.append(row[FLAGS])
+            to = (free_mask if x in ENVIRONMENT else open_mask) & ~(1 << f)
+            out += _rows(_REDEPLOY_ROWS, _REDEPLOY, to)[x]
+            out.append(_REDEPLOY[x][FLAGS])
         return out
 
-    def _owned(self, f: int, seat: int) -> list[int]:
-        """Cards of `seat` at flag f: its side, and the environment cards it played there."""
-        cards = list(self._sides[f][seat])
-        if self._fog[f] == seat:
-            cards.append(FOG)
-        if self._mud[f] == seat:
-            cards.append(MUD)
-        return cards
+    def _owned(self, flags: list[int], seat: int) -> list[tuple[int, int]]:
+        """(card, flag) for the cards of `seat` at `flags`: its sides, and the Fog or Mud it played."""
+        out = [(x, f) for f in flags for x in self._sides[f][seat]]
+        out += [(env, f) for env, where in ((FOG, self._fog), (MUD, self._mud)) for f in flags if where[f] == seat]
+        return out
 
     def default_action(self, player: int) -> str:
         """Pass or end the turn where allowed, else the first legal action that is not a claim."""
@@ -378,10 +381,19 @@ class BattleLineState(State):
         troop = _TROOP_PLAY.get(action)
         if troop is not None:  # most decisions: a troop to a flag
             self._play_troop(self._cur, troop[0], troop[1], action)
-            if not (self._claiming or not self._decks[0] or not self._decks[1]):
-                return  # a draw to choose from two decks, no claim open: nothing to settle
-            self._settle()
-            return
+            if self._claiming:
+                self._settle()
+                return
+            # What _settle() does at the draw with no claim open: a choice of two decks is a
+            # decision; from one deck the draw is forced (1.1 "Turn"); with none the turn ends.
+            troops, tactics = self._decks
+            if troops and tactics:
+                return
+            if troops or tactics:
+                self._draw(self._cur, TROOP_DECK if troops else TACTICS_DECK)
+            else:
+                self._end_turn()
+            return  # the next turn starts at a play, a decision (no pass: the game goes on)
         p, parts = self._trim[0][0] if self._phase == TRIM else self._cur, action.split(":")
         verb = parts[0]
         if verb == "play":
@@ -422,8 +434,10 @@ class BattleLineState(State):
             if self._o.double_pass == "most_flags" and flags[0] != flags[1]:
                 winner = 0 if flags[0] > flags[1] else 1
             self._end_game(winner, "double pass")
-        else:
-            self._start_turn(1 - self._cur)
+        else:  # _start_turn(the other seat), written out
+            self._cur, self._phase = 1 - self._cur, PLAY
+            self._claiming = not self._after
+            self._passed, self._turn_claims = False, 0
 
     def _settle(self) -> None:
         """Resolve nodes with nothing to decide: forced draws, empty claim windows, turn ends."""
@@ -485,11 +499,14 @@ class BattleLineState(State):
         cached = self._claims
         if cached is not None and cached[0] == p:
             return cached[1]
-        o, sides, mud = 1 - p, self._sides, self._mud
-        proofs, versions, gone = self._proofs, self._versions, self._gone
         full = _ALL_FLAGS & ~self._open[p] & ~self._claimed_bits
         settled = self._settled[p] & full
         yes = self._yes[p] & settled
+        if settled == full:  # nothing changed that bears on p's claims
+            self._claims = (p, yes)
+            return yes
+        o, sides, mud = 1 - p, self._sides, self._mud
+        proofs, versions, gone = self._proofs, self._versions, self._gone
         pool = None
         # Each flag's last answer for p, kept while the flag is unchanged (its version): within
         # a game the unseen troops only ever shrink (a troop leaves a hand for the board and
@@ -865,7 +882,7 @@ class BattleLineState(State):
     # -- serialisation ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "options": dict(self._odump),
+            "options": dict(self._options_json()),
             "phase": self._phase,
             "game": self._game,
             "points": list(self._points),
@@ -893,6 +910,11 @@ class BattleLineState(State):
             "known_hand": [_names(k) for k in self._known_hand],
             "events": [list(e) for e in self._events],
         }
+
+    def _options_json(self) -> dict[str, Any]:
+        if self._odump is None:
+            self._odump = self._o.model_dump(mode="json")
+        return self._odump
 
     def clone(self) -> BattleLineState:
         new = type(self).__new__(type(self))
