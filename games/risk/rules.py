@@ -108,6 +108,7 @@ DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, 
     "transfer", "draw", "over")
 _CHANCES = (DEAL, ROLL, DRAW)
 _NO_DECISION = frozenset(_CHANCES + (OVER,))
+_NOT_TURN_PLAYER = _NO_DECISION | {DEFEND}
 _PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER)
 
 
@@ -321,7 +322,10 @@ class RiskState(State):
     # -- decisions -------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list[str]:
         ph = self._phase
-        if ph in _NO_DECISION or player != (self._owner[self._pending[1]] if ph == DEFEND else self._cur):
+        if ph in _NOT_TURN_PLAYER:  # chance, over, or the defender to choose
+            if ph != DEFEND or player != self._owner[self._pending[1]]:
+                return []
+        elif player != self._cur:
             return []
         legal = self._legal
         if legal is None:
