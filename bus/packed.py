@@ -56,7 +56,8 @@ _FILTER = {"id": lzma.FILTER_LZMA2, "preset": PRESET, "nice_len": 128, "pb": 0}
 _READ_FILTERS = [{"id": lzma.FILTER_LZMA2, "dict_size": _DICT}]
 _INT, _FLOAT, _STR, _BIN = 0, 1, 2, 3
 _F64 = struct.Struct(">d")
-_IN_CHUNK = 1 << 16
+_IN_CHUNK = 1 << 16  # compressed bytes fed to the inflater at a time
+_OUT_CHUNK = 1 << 18  # the most it hands back at a time (so the blob is the only big buffer)
 
 
 # --- varints ------------------------------------------------------------------------------------
@@ -250,7 +251,7 @@ def inflate(data: bytes | memoryview) -> bytearray:
         else:
             chunk = b""
         try:
-            out += inflater.decompress(chunk, MAX_BLOB + 1 - len(out))
+            out += inflater.decompress(chunk, min(_OUT_CHUNK, MAX_BLOB + 1 - len(out)))
         except lzma.LZMAError as exc:
             raise BadPacking(None, f"packed game does not decompress ({exc})") from None
         if len(out) > MAX_BLOB:

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from bus import packed
 from bus.codec import pack, unpack
 from bus.errors import BadPacking, LogError, OverLimit
-from bus.log import MAGIC, PackedLogWriter, frame, iter_frames, parse_log, read_game_at, read_log
+from bus.log import MAGIC, READ_MEMORY, PackedLogWriter, frame, iter_frames, parse_log, read_game_at, read_log
 from replay.verify import verify_game
+from tests.hostile.logs import peak_memory
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = Path(__file__).parent / "golden"
@@ -165,8 +166,9 @@ def test_a_columns_bomb_stops_at_its_limit():
     with pytest.raises(OverLimit):
         packed.inflate(bomb)
     data = MAGIC + frame(pack({"packed": "columns", "data": bomb}))
-    log = parse_log(data)
+    log, peak = peak_memory(lambda: parse_log(data))
     assert isinstance(log.bad, OverLimit) and log.bad.offset == len(MAGIC)
+    assert peak < 2 * packed.MAX_BLOB < READ_MEMORY, f"{peak >> 20} MiB"
 
 
 def test_zlib_data_under_the_columns_name_is_refused():
