@@ -5,8 +5,9 @@ golden games, played with every such message validated and compared (CHECK_BUILT
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
-import bus.messages as messages
+from bus import messages
 from bus.codec import encode_message
 from bus.messages import Act, ActRequest, OfficeReply, Suggestion, built
 from tests.golden.cases import CASES, HERE, comparable, record_case, sha256
@@ -27,7 +28,7 @@ def test_built_is_what_validation_makes():
     assert encode_message(made) == encode_message(checked)
     assert made.model_fields_set >= checked.model_fields_set
     assert made.model_copy(update={"turn": 4}).turn == 4 and made.turn == 3  # as a validated message copies
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="frozen"):
         made.turn = 4  # frozen like any message
     nested = built(OfficeReply, {"sender": "p1/so", "to": "p1", "kind": "office_reply", "task": "suggest", "turn": 0,
                                  "suggestions": (built(Suggestion, {"action": "a", "utility": 1.0}),), "says": (),

@@ -17,7 +17,6 @@ import random
 from typing import Any, Literal
 
 import msgpack
-
 from pydantic import Field, model_validator
 
 from games.api import (
