@@ -74,6 +74,7 @@ SETTLE_PASSES = 5
 _CLAIMS_AT = (PLAY, DRAW, SCOUT_DRAW, CLAIM)  # nodes where an open claim window offers claims
 _PHASES = _CHANCES + (PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, TRIM, CLAIM, END)
 _DRAWS = ("draw:troops", "draw:tactics")
+_DRAW_OF = {action: d for d, action in enumerate(_DRAWS)}
 _PLAY = [[f"play:{NAMES[c]}:{f}" for f in range(FLAGS)] for c in range(len(NAMES))]
 _CLAIM = [f"claim:{f}" for f in range(FLAGS)]
 _TROOP_PLAY = {_PLAY[c][f]: (c, f) for c in range(N_TROOPS) for f in range(FLAGS)}  # action -> card, flag
@@ -394,6 +395,13 @@ class BattleLineState(State):
             else:
                 self._end_turn()
             return  # the next turn starts at a play, a decision (no pass: the game goes on)
+        deck = _DRAW_OF.get(action)
+        if deck is not None and self._phase == DRAW:  # the turn's draw, a choice of two decks
+            self._draw(self._cur, deck)
+            if self._phase == PLAY:  # the next turn starts at a play, a decision
+                return
+            self._settle()
+            return
         p, parts = self._trim[0][0] if self._phase == TRIM else self._cur, action.split(":")
         verb = parts[0]
         if verb == "play":
