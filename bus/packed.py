@@ -28,7 +28,7 @@ bounded by the bytes left, skeletons are decoded within caps (bus.codec.Budget) 
 rebuilt within RECORD_MEMORY, the path tree within TREE_MEMORY, the columns must be used up
 exactly, and every rebuilt payload goes through the same checks as a plain game's frames. The
 writer packs a game this way only where the reader's limits hold for it (`encode` says None
-otherwise: MAX_RECORD, MAX_BLOB, TREE_MEMORY, MAX_COLUMNS).
+otherwise: MAX_RECORD, MAX_BLOB, TREE_MEMORY, MAX_COLUMNS, MAX_RECORDS).
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ MAX_RECORD = 64 * 1024  # the longest payload the writer packs this way (ours: t
 RECORD_MEMORY = 8 * 1024 * 1024  # heap one record may take while it is rebuilt (80x MAX_RECORD, its values)
 TREE_MEMORY = 8 * 1024 * 1024  # heap of one game's path tree (ours: AlphaDip's 3,300 nodes take ~0.5 MiB)
 MAX_COLUMNS = 1 << 16  # columns of one game (ours: AlphaDip's 1,800)
+# records of one game packed this way: a record's skeleton may be one byte, so without it a 1 KB
+# frame could make a reader rebuild and check millions of empty records (~80 s of CPU); with it a
+# forged game costs at most a few seconds (ours: a 200-round random Risk game ~20,000 records)
+MAX_RECORDS = 1 << 18
 _NODE_COST = 160  # heap per tree node besides its key: a dict slot, a tuple, an int
 PRESET = 6
 _DICT = 8 * 1024 * 1024  # LZMA2 dictionary: preset 6's; fixed, so a stream cannot ask for more memory
@@ -214,7 +218,7 @@ def encode(header: bytes, payloads: list[bytes]) -> bytes | None:
             return None
         _varint(len(skeleton), skeletons)
         skeletons += skeleton
-    if cols.tree_heap > TREE_MEMORY or len(cols.data) > MAX_COLUMNS:
+    if cols.tree_heap > TREE_MEMORY or len(cols.data) > MAX_COLUMNS or len(payloads) > MAX_RECORDS:
         return None
     blob = bytearray()
     _varint(len(header), blob)
@@ -375,6 +379,8 @@ def decode(blob: bytes | bytearray) -> Iterator[bytes]:
     columns, pos = _read_varint(blob, pos)
     if records > len(blob) - pos or columns > min(len(blob) - pos, MAX_COLUMNS):
         raise BadPacking(None, "packed game counts more records or columns than it has bytes")
+    if records > MAX_RECORDS:
+        raise OverLimit(None, f"packed game counts {records:,} records (limit of one game packed by columns: {MAX_RECORDS:,})")
     sizes = []
     for _ in range(columns):
         n, pos = _read_varint(blob, pos)

@@ -171,6 +171,28 @@ def test_a_columns_bomb_stops_at_its_limit():
     assert peak < 2 * packed.MAX_BLOB < READ_MEMORY, f"{peak >> 20} MiB"
 
 
+def test_a_columns_game_of_countless_empty_records_is_refused_at_once():
+    """A 1 KB frame may not make a reader rebuild millions of one-byte records: the count is
+    checked before any is built, and the writer packs a game of more records with zlib."""
+    header = pack({"format": 2, "game": "g"})
+    count = 4_000_000
+    skeletons = b"".join([b"\x01\x80"] * count)  # each record an empty map
+    blob = bytearray([len(header)]) + header
+    for n in (count, 0):  # records, then no columns
+        while n >= 0x80:
+            blob.append(n & 0x7F | 0x80)
+            n >>= 7
+        blob.append(n)
+    bomb = packed.compress(bytes(blob + skeletons))
+    assert len(bomb) < 4096
+    data = MAGIC + frame(pack({"packed": "columns", "data": bomb}))
+    log = parse_log(data)
+    assert isinstance(log.bad, OverLimit) and "records" in log.bad.reason
+    assert not any(g.records for g in log.games)  # the header may be read; no record is built
+    few = [pack({"game": "g", "seq": i, "cause": i - 1, "msg": {}}) for i in range(packed.MAX_RECORDS + 1)]
+    assert packed.encode(header, few) is None and packed.encode(header, few[:-1]) is not None
+
+
 def test_zlib_data_under_the_columns_name_is_refused():
     data = (GOLDEN / "hanabi-random-2.log").read_bytes()
     zlib_frame = _payloads(_packed(_payloads(data), "zlib"))[0]
