@@ -222,3 +222,12 @@ def test_logged_games_follow_every_training_option():
         game = parse_log(MAGIC + logged[2], check=True).games[0]
         assert game.header["agents"][0]["options"]["update"] == "misupdate"
         assert verify_game(game).ok
+
+
+def test_a_fresh_run_replaces_the_logs_of_the_run_before(tmp_path):
+    """Without --resume a run starts over: the segments of the run whose checkpoints it replaces go."""
+    learn = LearnParams(batch=2, max_rounds=2)
+    run(tmp_path / "a.json", 4, 7, learn, T, 2, False, quiet, log=True)
+    assert sorted(segments(tmp_path / "a.json")) == ["games-000000.dlog", "games-000002.dlog"]
+    run(tmp_path / "a.json", 2, 7, learn, T, 2, False, quiet, log=True)
+    assert sorted(segments(tmp_path / "a.json")) == ["games-000000.dlog"]
