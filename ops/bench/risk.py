@@ -2,13 +2,19 @@
 agent's decision time, and TD training games/s with 1 and 2 workers.
 
     python -m ops.bench.risk                     # everything, a few minutes on 2 cores
-    python -m ops.bench.risk --only rules stack  # parts: rules, stack, td, training
+    python -m ops.bench.risk --only rules stack  # parts: rules, before, stack, td, training
     python -m ops.bench.risk --games 50 --rounds 3
+    python -m ops.bench.risk --only before --rev 72a80c1
 
 - rules: 3-player games (the default variant: drafted start, no cards, 200-round cap) where every
   decision is uniform over the legal actions (`legal[int(rng.random() * len(legal))]`, the least
   the caller can add) and every chance node samples the rules' own dice; the same games every
   round, CPU time, the best round kept. Goal (issue 14): <= 20 ms a game.
+- before: the rules games on the rules committed at `--rev` (default 72a80c1, the rules before
+  this speed work) and on this tree's, loaded side by side in one process
+  (the old `games` package imported from a `git archive` in a temporary folder), game by game in
+  turns, which side goes first alternating; CPU time, the best round of each side and the ratio
+  after / before of every round (the games must come out the same on both sides).
 - stack: the same kind of games with the `random` agent through referee, bus and an in-memory log.
 - td: CPU per decision of `td` (the shipped net) in three-player games with itself, per phase,
   played straight on the rules (actors.risk.direct: the same decisions as through the bus), after
