@@ -22,7 +22,20 @@ class RandomStrategyOffice(StrategyOffice):
     def suggest(self, request: OfficeRequest) -> Answer:
         legal = request.legal
         picks = sample_indices(self.rng, len(legal), min(self.width, len(legal)))
-        return Answer(suggestions=[built(Suggestion, {"action": legal[i], "utility": 1.0}) for i in sorted(picks)])
+        return Answer(suggestions=[_suggestion(legal[i]) for i in sorted(picks)])
+
+
+_SUGGESTIONS: dict[str, Suggestion] = {}  # action -> its suggestion of utility 1.0: frozen, so shared
+_MAX_SUGGESTIONS = 1 << 14  # actions remembered at most (then forgotten all at once)
+
+
+def _suggestion(action: str) -> Suggestion:
+    found = _SUGGESTIONS.get(action)
+    if found is None:
+        if len(_SUGGESTIONS) >= _MAX_SUGGESTIONS:
+            _SUGGESTIONS.clear()
+        found = _SUGGESTIONS[action] = built(Suggestion, {"action": action, "utility": 1.0})
+    return found
 
 
 def sample_indices(rng, n: int, k: int) -> list[int]:
