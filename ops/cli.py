@@ -259,7 +259,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     records = 0
     try:
         with _output(path, "--log", fsync=args.fsync) as f:
-            writer = (PackedLogWriter if args.pack else LogWriter)(f, fsync=args.fsync)
+            writer = PackedLogWriter(f, fsync=args.fsync, method=args.pack) if args.pack else LogWriter(f, fsync=args.fsync)
             for i in range(args.games):
                 header = header_of(i)
                 writer.header(header)
@@ -364,11 +364,14 @@ def _verify_folder(path: str, sample: int | None) -> int:
     game ids), with progress; every failure is named, exit 1 if any."""
     from bus.log import LogError, read_game_at
     from ops.tournament.progress import Progress
-    from ops.tournament.store import Store
+    from ops.tournament.store import STORE, Store
     from replay.verify import verify_game
 
     if sample is not None and sample < 1:
         raise UsageError("--sample must be at least 1")
+    segments = sorted(Path(path).glob("*.dlog"))
+    if segments and not (Path(path) / STORE).exists():
+        return _verify_segments(path, segments, sample)  # e.g. `detente risk train`'s OUT.games/
     store = Store(path, read_only=True)
     try:
         where = store.db.execute('select game_id, segment, "offset" from games order by game_id').fetchall()
@@ -395,6 +398,46 @@ def _verify_folder(path: str, sample: int | None) -> int:
         print(f"{failures} of {len(where)} games failed", file=sys.stderr)
         return EXIT_FAILED
     print(f"ok: {len(where)} games reproduced" + (f" (a sample of {sample})" if sample is not None else ""))
+    return 0
+
+
+def _verify_segments(path: str, segments: list[Path], sample: int | None) -> int:
+    """Verify the games of a folder of log segments without a results store (all, or `sample`
+    spread evenly over them in file order), with progress; a damaged segment fails its games."""
+    from bus.log import read_log
+    from ops.tournament.progress import Progress
+    from replay.verify import verify_game
+
+    found = []  # (segment, index of the game in it, games in it); the games are read when verified
+    for segment in segments:
+        logfile = read_log(segment)
+        found += [(segment, i, len(logfile.games)) for i in range(len(logfile.games))]
+        if not logfile.games:
+            found.append((segment, -1, 0))
+    if sample is not None and sample < len(found):
+        step = len(found) / sample
+        found = [found[int(i * step)] for i in range(sample)]
+    progress, failures, cache = Progress(), 0, (None, None)
+    for done, (segment, i, _n) in enumerate(found, 1):
+        if cache[0] != segment:
+            cache = (segment, read_log(segment))
+        logfile = cache[1]
+        if i < 0:
+            ok, name, message = False, segment.name, f"no game in segment ({logfile.bad})"
+        else:
+            game = logfile.games[i]
+            bad = logfile.bad if i == len(logfile.games) - 1 else None
+            verdict = verify_game(game, bad)
+            ok, name, message = verdict.ok, f"{segment.name}: {game.header.get('game_id')}", verdict.message
+        if not ok:
+            failures += 1
+            print(f"FAIL: {name}: {message}", file=sys.stderr)
+        progress(done, len(found))
+    if failures:
+        print(f"{failures} of {len(found)} games failed", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"ok: {len(found)} games reproduced in {len(segments)} segments"
+          + (f" (a sample of {sample})" if sample is not None else ""))
     return 0
 
 
@@ -685,8 +728,9 @@ def _play_parser(sub: Any) -> None:
     play.add_argument("--game-id", type=_text(), default=None)
     play.add_argument("--address", type=_text(), default=None, help="join this Ray cluster instead of starting one")
     play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
-    play.add_argument("--pack", action="store_true",
-                      help="write each game as one zlib-packed frame, as tournaments do (readers unpack it)")
+    play.add_argument("--pack", nargs="?", const="zlib", default=None, choices=("zlib", "columns"),
+                      help="write each game as one packed frame, as tournaments do (readers unpack it): "
+                           "zlib (the default), or columns (smaller, more CPU; see the README's event log)")
     play.set_defaults(func=_cmd_play)
 
 

@@ -42,6 +42,31 @@ def test_packed_play_log_holds_the_same_games(tmp_path, capsys):
     assert code == 0 and "ok: 3 games reproduced" in out
 
 
+def test_play_packs_by_columns_and_verify_takes_a_folder_of_segments(tmp_path, capsys):
+    """`--pack columns` writes the same games; `replay verify DIR` on a folder of segments without
+    a results store (what `detente risk train` writes) verifies every game of every segment and
+    names the one that fails."""
+    from bus.log import read_log
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    common = ["play", "werewolves", "--seed", "5", "--agents", "random", "--games", "2"]
+    assert _run(capsys, *common, "--log", str(folder / "a.dlog"), "--pack", "columns")[0] == 0
+    assert _run(capsys, *common, "--log", str(folder / "b.dlog"), "--pack")[0] == 0
+    a, b = read_log(folder / "a.dlog"), read_log(folder / "b.dlog")
+    assert [g.payloads for g in a.games] == [g.payloads for g in b.games]
+    assert folder.joinpath("a.dlog").stat().st_size * 2 < folder.joinpath("b.dlog").stat().st_size
+    code, out, _ = _run(capsys, "replay", "verify", str(folder))
+    assert code == 0 and "ok: 4 games reproduced in 2 segments" in out
+    code, out, _ = _run(capsys, "replay", "verify", str(folder), "--sample", "2")
+    assert code == 0 and "ok: 2 games reproduced in 2 segments (a sample of 2)" in out
+    data = bytearray((folder / "b.dlog").read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (folder / "b.dlog").write_bytes(bytes(data))
+    code, _, err = _run(capsys, "replay", "verify", str(folder))
+    assert code == 1 and "FAIL: b.dlog" in err and "games failed" in err
+
+
 def test_verify_names_offset_of_flipped_byte(tmp_path, capsys):
     log = tmp_path / "out.log"
     assert _run(capsys, "play", "werewolves", "--seed", "3", "--agents", "random", "--log", str(log))[0] == 0
