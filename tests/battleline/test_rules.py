@@ -289,6 +289,29 @@ def test_wild_formations_against_brute_force():
         assert F.score(side, need, fog) == _brute_best(side, need, fog, []), (side, need, fog)
 
 
+def test_completion_tables_list_every_completion_in_score_order():
+    """The claim proof's tables (formations.completions): for a side of 0, 1 or 2 troops, every
+    set of troops not on it that completes it to three, once, scored as `score` scores the whole
+    side (1.1 "Formations"; under Fog the sum), highest first; side_score agrees with `score`."""
+    rng = random.Random(7)
+    for troops, fog in (((), False), ((rng.randrange(60),), False), (tuple(sorted(rng.sample(range(60), 2))), False),
+                        (tuple(sorted(rng.sample(range(60), 2))), True), ((4, 5), False)):
+        table = F.completions(troops, 3, fog)
+        k = 3 - len(troops)
+        assert len(table) == len(set(table)) == len(list(itertools.combinations(range(60 - len(troops)), k)))
+        assert list(table) == sorted(table, reverse=True)
+        for entry in table[:40] + table[-40:] + tuple(rng.sample(table, 40)):
+            extra = [c for c in range(60) if entry >> c & 1]
+            assert len(extra) == k and not set(extra) & set(troops)
+            assert entry >> F.SCORE_SHIFT == F.score(list(troops) + extra, 3, fog)
+    assert F.completions((4, 5), 3, False)[0] >> F.SCORE_SHIFT == F.score(cards("R5", "R6", "R7"), 3, False)
+    for _ in range(200):
+        side, fog = rng.sample(range(60), 3), rng.random() < 0.3
+        assert F.side_score(side, fog) == F.score(side, 3, fog)
+    with pytest.raises(ValueError):
+        F.completions((1, 2, 3), 4, False)  # no tables under Mud: best() searches there
+
+
 def test_completion_search_against_brute_force():
     """The claim proof (seed 3.1): the best completion of an incomplete side from a pool equals
     the best over all completions, and `floor` answers "can anything beat this?". Stratified by
