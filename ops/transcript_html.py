@@ -29,8 +29,8 @@ def view_charts(beliefs: dict[str, Any]) -> list[dict[str, Any]]:
         scale = beliefs["scales"][quantity]
         top = "" if scale["hi"] is None else f"{scale['hi']:g}"
         axis = f"{quantity} ({scale['lo']:g}..{top}; higher = {scale['higher']})"
-        # a subject is another player (a seat, a power) or one of the observer's own things (Hanabi's
-        # slots): the lines name them, the title does not guess which
+        # a subject is another player (a seat, a power) or one of the observer's own things (its
+        # cards' slots): the lines name them, the title does not guess which
         out.append({"title": f"{quantity} of {observer} by subject, by seq", "series": series,
                     "y": axis, "lo": scale["lo"], "hi": scale["hi"]})
     return out
