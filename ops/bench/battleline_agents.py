@@ -80,9 +80,10 @@ def _tally_line(pairing: str, tactics: bool, results: list[tuple]) -> str:
 
 
 def run(pairings: list[str], variants: list[bool], games: int, workers: int,
-        params: dict[str, Any] | None = None, progress: int = 0) -> list[dict[str, Any]]:
-    # deal by deal across pairings and variants, so that a run cut short has played each the same deals
-    tasks = [(p, t, g, params or {}) for g in range(games) for p in pairings for t in variants]
+        params: dict[str, Any] | None = None, progress: int = 0, first: int = 0) -> list[dict[str, Any]]:
+    # deal by deal across pairings and variants, so that a run cut short has played each the same
+    # deals; `first` > 0 plays only games first..games-1 (the rest of a run cut short after them)
+    tasks = [(p, t, g, params or {}) for g in range(first, games) for p in pairings for t in variants]
     tally: dict[tuple[str, bool], dict[str, Any]] = {
         (p, t): {"W": 0, "D": 0, "L": 0, "cpu": 0.0, "times": []} for p in pairings for t in variants}
     t0 = time.perf_counter()
@@ -223,6 +224,8 @@ def main() -> None:
                         help="a Deep Barca constant (actors/battleline/params.py) for every deep-barca seat")
     parser.add_argument("--progress", type=int, default=0, metavar="N",
                         help="every N games, the running tallies on stderr (a long run cut short still says something)")
+    parser.add_argument("--from", dest="first", type=int, default=0, metavar="G",
+                        help="play only games G.. of --games (even G: the rest of a run cut short after G games)")
     parser.add_argument("--variant", action="append", default=[], metavar="JSON",
                         help="a set of Deep Barca's constants; repeated: the same games for each, side by side")
     args = parser.parse_args()
@@ -235,7 +238,9 @@ def main() -> None:
     if sets and args.games:
         print(compare(args.pairings, variants, args.games, args.workers, sets))
     elif args.games:
-        print(table(run(args.pairings, variants, args.games, args.workers, params, args.progress)))
+        if args.first % 2 or not 0 <= args.first < args.games:
+            parser.error("--from must be even and below --games (games come in pairs on one deal)")
+        print(table(run(args.pairings, variants, args.games, args.workers, params, args.progress, args.first)))
     if args.timing:
         for tactics in variants:
             t = timing(args.timing, tactics)
