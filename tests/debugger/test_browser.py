@@ -221,6 +221,7 @@ def test_an_exported_page_works_offline(browser, tmp_path):
     assert {s.get_attribute("data-seat"): s.get_attribute("data-role") for s in seats if s.get_attribute("data-role")} == known
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset
 def test_screenshots_of_every_board(browser, tmp_path):
     """DETENTE_SCREENSHOTS=docs/screenshots writes the README's pictures (committed once)."""
     from ops.debugger.screenshots import screenshots

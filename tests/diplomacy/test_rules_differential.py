@@ -17,6 +17,7 @@ from tests.diplomacy.differential import Mismatch, play_one
 GAMES = int(os.environ.get("DETENTE_DIFF_GAMES", "30"))
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset
 def test_random_games_match_the_reference_engine_phase_by_phase():
     mismatches, phases = [], 0
     for seed in range(GAMES):

@@ -339,6 +339,7 @@ SPEC_STRING = b'game = "werewolves"\ngames = "200"\n' + SPEC_BODY
 SPEC_CROWD = b'game = "werewolves"\ngames = 6\n[options]\nplayers = 1000\n[[lineup]]\nagent = "random"\ncount = 1000\n'
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset
 def test_subprocess_cases_exit_codes_pipes_and_peak_memory(world):
     """A few dozen real processes: the exit code, one quiet or one-line stderr, bounded peak RSS,
     and the files that were there before untouched where the command did not succeed."""

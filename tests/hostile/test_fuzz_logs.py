@@ -16,6 +16,7 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -197,6 +198,7 @@ def _surgery(draw, payloads: list[bytes], donors: list[bytes]) -> list[bytes]:
     return payloads
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("rearranged")
 @given(st.data())
 def test_frames_rearranged(data):
@@ -232,6 +234,7 @@ def _mutate(draw, item):
     return draw(VALUES)
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("changed")
 @given(st.data())
 def test_values_changed(data):
@@ -295,6 +298,7 @@ def _map_head(n: int) -> bytes:
     return bytes([0x80 | n]) if n < 16 else b"\xde" + struct.pack(">H", n) if n < 65536 else b"\xdf" + struct.pack(">I", n)
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("loose")
 @given(st.data())
 def test_non_canonical_encodings(data):
@@ -351,6 +355,7 @@ def hostile_header(draw) -> bytes:
     return plain([first] + payloads[1:])
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("headers")
 @given(hostile_header())
 def test_hostile_headers(data):
@@ -385,6 +390,7 @@ def hostile_record(draw, game_id: str, seqs: int) -> bytes:
         return b"\xc1"
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("records")
 @given(st.data())
 def test_hostile_records(data):
@@ -444,6 +450,7 @@ def packed_damage(draw) -> bytes:
     return MAGIC + b"".join(frame(p) for p in outer)
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("packed")
 @given(packed_damage())
 def test_packed_games(data):
@@ -488,6 +495,7 @@ def hostile_record_values(draw, game_id: str) -> bytes:
                                             "cause": st.integers(-2, 400), "msg": VALUES})))
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("columns")
 @given(columns_damage())
 def test_columns_games(data):
@@ -501,6 +509,7 @@ def test_columns_segment_is_columns():
 
 # -- 8. the index read: the game asked for, or a typed error ----------------------------------------------
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
 @fuzz("index")
 @given(st.data())
 def test_index_reads(data):

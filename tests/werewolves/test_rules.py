@@ -288,6 +288,7 @@ def test_villager_observation_contains_no_hidden_role(options):
                 act(state, {p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
 
 
+@pytest.mark.slow  # in the default suite (CI), not the quick subset
 def test_resample_hidden_keeps_hidden_choices_consistent():
     """Resampled states stay playable: relabelled wolf votes are by wolves against non-wolves."""
     rng = random.Random(3)
