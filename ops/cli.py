@@ -379,9 +379,7 @@ def _verify_folder(path: str, sample: int | None) -> int:
         store.close()
     if not where:
         raise UsageError(f"{path}: no recorded games")
-    if sample is not None and sample < len(where):
-        step = len(where) / sample
-        where = [where[int(i * step)] for i in range(sample)]
+    where = _spread(where, sample)
     progress, failures = Progress(), 0
     for done, (gid, segment, offset) in enumerate(where, 1):
         try:
@@ -394,10 +392,23 @@ def _verify_folder(path: str, sample: int | None) -> int:
             failures += 1
             print(f"FAIL: {gid}: {message}", file=sys.stderr)
         progress(done, len(where))
+    return _verified(failures, len(where), "", sample)
+
+
+def _spread(items: list, sample: int | None) -> list:
+    """`sample` of `items` spread evenly over them (all of them without a sample)."""
+    if sample is None or sample >= len(items):
+        return items
+    step = len(items) / sample
+    return [items[int(i * step)] for i in range(sample)]
+
+
+def _verified(failures: int, games: int, where: str, sample: int | None) -> int:
+    """The closing line of a verified folder (and its exit code)."""
     if failures:
-        print(f"{failures} of {len(where)} games failed", file=sys.stderr)
+        print(f"{failures} of {games} games failed", file=sys.stderr)
         return EXIT_FAILED
-    print(f"ok: {len(where)} games reproduced" + (f" (a sample of {sample})" if sample is not None else ""))
+    print(f"ok: {games} games reproduced{where}" + (f" (a sample of {sample})" if sample is not None else ""))
     return 0
 
 
@@ -408,17 +419,13 @@ def _verify_segments(path: str, segments: list[Path], sample: int | None) -> int
     from ops.tournament.progress import Progress
     from replay.verify import verify_game
 
-    found = []  # (segment, index of the game in it, games in it); the games are read when verified
-    for segment in segments:
-        logfile = read_log(segment)
-        found += [(segment, i, len(logfile.games)) for i in range(len(logfile.games))]
-        if not logfile.games:
-            found.append((segment, -1, 0))
-    if sample is not None and sample < len(found):
-        step = len(found) / sample
-        found = [found[int(i * step)] for i in range(sample)]
+    found = []  # (segment, index of the game in it): counted first, each game read again when verified
+    for segment in segments:  # (a folder may hold more than memory: no segment is kept meanwhile)
+        games = len(read_log(segment).games)
+        found += [(segment, i) for i in range(games)] if games else [(segment, -1)]
+    found = _spread(found, sample)
     progress, failures, cache = Progress(), 0, (None, None)
-    for done, (segment, i, _n) in enumerate(found, 1):
+    for done, (segment, i) in enumerate(found, 1):
         if cache[0] != segment:
             cache = (segment, read_log(segment))
         logfile = cache[1]
@@ -433,12 +440,7 @@ def _verify_segments(path: str, segments: list[Path], sample: int | None) -> int
             failures += 1
             print(f"FAIL: {name}: {message}", file=sys.stderr)
         progress(done, len(found))
-    if failures:
-        print(f"{failures} of {len(found)} games failed", file=sys.stderr)
-        return EXIT_FAILED
-    print(f"ok: {len(found)} games reproduced in {len(segments)} segments"
-          + (f" (a sample of {sample})" if sample is not None else ""))
-    return 0
+    return _verified(failures, len(found), f" in {len(segments)} segments", sample)
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
