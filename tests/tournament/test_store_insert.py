@@ -1,0 +1,79 @@
+"""The store's columnar insert (`Store.add`) against a plain insert of one parameter per value
+and row: the same values in every column, for rows with every kind of value a result row carries
+(aborted games without scores, teams, a game's extra facts, the largest seed, unicode names)."""
+
+from __future__ import annotations
+
+import json
+
+from ops.tournament.store import _COLUMNS, Store
+
+
+def _row(i: int, **over) -> dict:
+    row = {
+        "game_id": f"g{i:08d}", "idx": i, "seed": 2**63 - 1 - i, "seats": ["so", "pr", "så"],
+        "agents": [{"name": "random", "options": {}}, {"name": "random", "options": {"offices": ""}},
+                   {"name": "heuristic", "options": {"k": 0.1}}],
+        "scores": [1.0, 0.0, 1 / 3], "ranks": [1.0, 2.5, 2.5], "winners": [0], "roles": ["a", "b", "c"],
+        "steps": 300 + i, "records": 221, "summary": f"p0 wins 'quoted' \"twice\" {i}", "errors": i % 2,
+        "duration_ms": 6.25 + i / 7, "segment": "abc-r001-0000.dlog", "offset": 1234 * i, "nbytes": 7000 + i,
+        "runner": "abc-r001", "teams": [[0, 2], [1]], "extra": {"days": i, "nested": {"x": [1, 2]}},
+        "aborted": None, "blame": None, "seat_errors": [0, i % 2, 0],
+    }
+    row.update(over)
+    return row
+
+
+ROWS = [
+    _row(0),
+    _row(1, scores=[None, None, None], ranks=[1.0, 1.0, 3.0], winners=[], aborted="over 5 s", blame=2),
+    _row(2, teams=None, extra=None, seat_errors=None, roles=[]),
+    _row(3, winners=[0, 1], scores=[0.5, 0.5, 0.0]),
+]
+
+
+def _plain_insert(store: Store, rows: list[dict]) -> None:
+    """The reference: one `?` per value, one row of them per game."""
+    marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
+    columns = ", ".join(f'"{c}"' for c in _COLUMNS)
+    for r in rows:
+        values = [
+            r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
+            r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
+            r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
+            r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
+            r.get("aborted"), r.get("blame"), r.get("seat_errors"),
+        ]
+        store.db.execute(f"insert into games ({columns}) values {marks}", values)
+
+
+def _table(store: Store) -> list[tuple]:
+    return store.db.execute("select * from games order by idx").fetchall()
+
+
+def test_columnar_insert_stores_what_a_plain_insert_stores(tmp_path):
+    (tmp_path / "ours").mkdir()
+    (tmp_path / "plain").mkdir()
+    ours, plain = Store(tmp_path / "ours"), Store(tmp_path / "plain")
+    assert ours.add(ROWS) == len(ROWS)
+    _plain_insert(plain, ROWS)
+    got, want = _table(ours), _table(plain)
+    assert got == want and len(got) == len(ROWS)
+    by_id = {row[0]: dict(zip(_COLUMNS, row)) for row in got}
+    assert by_id["g00000001"]["scores"] == [None, None, None] and by_id["g00000001"]["blame"] == 2
+    assert by_id["g00000000"]["seed"] == 2**63 - 1 and by_id["g00000002"]["teams"] == [[0], [1], [2]]
+    assert json.loads(by_id["g00000003"]["extra"]) == {"days": 3, "nested": {"x": [1, 2]}}
+    # the seats view reads the columnar rows as it reads the others
+    view = "select game_id, seat, label, score, win from seats order by all"
+    assert ours.db.execute(view).fetchall() == plain.db.execute(view).fetchall()
+    ours.close()
+    plain.close()
+
+
+def test_columnar_insert_skips_recorded_games_and_counts_the_new(tmp_path):
+    store = Store(tmp_path)
+    assert store.add(ROWS[:2]) == 2
+    assert store.add(ROWS) == 2  # the first two were recorded: identity by game id
+    assert store.add([]) == 0
+    assert store.count() == len(ROWS) and store.recorded() == {0, 1, 2, 3}
+    store.close()
