@@ -109,6 +109,9 @@ DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, 
 _CHANCES = (DEAL, ROLL, DRAW)
 _NO_DECISION = frozenset(_CHANCES + (OVER,))
 _NOT_TURN_PLAYER = _NO_DECISION | {DEFEND}
+# The table of losses by roll (games.risk.dice.losses_by_roll) per [attack dice][defence dice],
+# filled on first use.
+_LOSSES: list[list[dict[tuple[int, ...], tuple[int, int]] | None]] = [[None] * 3 for _ in range(4)]
 _PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER)
 
 
@@ -170,6 +173,10 @@ class RiskState(State):
         self._sets = 0
         self._winner: int | None = None
         self._log: dict[str, Any] | None = None  # public summary of the current turn (_begin_turn)
+        # Its battle counts, [rolls, armies lost, armies killed] per defending seat, one flat list
+        # mutated in place (copied by clone); made into the summary's "battles" when it is read
+        # (_turn_log), so the summary's "battles" entry is stale while the turn runs.
+        self._battles: list[int] = []
         self._recent: list[dict[str, Any]] = []  # the summaries of the last `players` finished turns
         # The latest battle: its dict, or until first read (_last_battle) the roll's tuple
         # (dice, attack dice, defender, from, to, attacker's loss, defender's loss, turn).
@@ -204,8 +211,19 @@ class RiskState(State):
     def sample_chance(self, rng: random.Random) -> Any:
         ph = self._phase
         if ph == ROLL:
+            # Each die is 1 + the first 3-bit draw below 6: what `randint(1, 6)` of a random.Random
+            # draws (CPython's _randbelow_with_getrandbits), without its call layers; the
+            # attacker's dice first.
             _, _, ad, dd = self._pending
-            return _roll(rng.getrandbits, ad, dd)
+            bits = rng.getrandbits
+            dice = []
+            add = dice.append
+            for _ in range(ad + dd):
+                r = bits(3)
+                while r >= 6:
+                    r = bits(3)
+                add(r + 1)
+            return [dice[:ad], dice[ad:]]
         if ph == DRAW:
             return CARD_CODES[self._pile[rng.randrange(len(self._pile))]]
         if ph == DEAL:
@@ -258,8 +276,20 @@ class RiskState(State):
 
     def _apply_roll(self, outcome: Any) -> None:
         f, t, ad, dd = self._pending
-        dice = _dice(outcome, ad, dd)
-        lost = None if dice is None else losses_by_roll(ad, dd).get(dice)  # None: a die is not 1..6
+        # The outcome must be [[ad ints], [dd ints]]; the table of losses holds the dice 1..6 only.
+        lost = dice = None
+        if isinstance(outcome, list) and len(outcome) == 2:
+            a, d = outcome
+            if isinstance(a, list) and isinstance(d, list) and len(a) == ad and len(d) == dd:
+                dice = tuple(a + d)
+                for v in dice:
+                    if type(v) is not int:
+                        break
+                else:
+                    table = _LOSSES[ad][dd]
+                    if table is None:
+                        table = _LOSSES[ad][dd] = losses_by_roll(ad, dd)
+                    lost = table.get(dice)
         if lost is None:
             raise IllegalAction(f"roll {outcome!r} is not [[{ad} dice], [{dd} dice]] of 1..6")
         lost_a, lost_d = lost
@@ -268,11 +298,10 @@ class RiskState(State):
         armies[t] -= lost_d
         loser = owner[t]
         self._last = (dice, ad, loser, f, t, lost_a, lost_d, self._turn)  # a dict when read (_last_battle)
-        log = self._log
-        battles = list(log["battles"])  # copy on write: summaries are shared with clones
-        rolls, lost, killed = battles[loser]
-        battles[loser] = [rolls + 1, lost + lost_a, killed + lost_d]
-        log["battles"] = battles
+        battles, k = self._battles, 3 * loser  # the turn's counters, in place (see _battles)
+        battles[k] += 1
+        battles[k + 1] += lost_a
+        battles[k + 2] += lost_d
         if armies[t] > 0:
             self._pending = None
             self._phase = ATTACK
@@ -536,7 +565,8 @@ class RiskState(State):
         self._pending = None
         self._phase = REINFORCE
         seats = len(self._left)
-        self._log = {"armies": self._reinf, "battles": [[0, 0, 0]] * seats, "conquered": [],
+        self._battles = [0] * (3 * seats)
+        self._log = {"armies": self._reinf, "battles": None, "conquered": [],
                      "eliminated": [], "fortify": None, "player": p, "trades": [], "turn": self._turn}
 
     def _act_reinforce(self, action: str) -> None:
@@ -681,7 +711,7 @@ class RiskState(State):
 
     def _archive(self) -> None:
         if self._turn:
-            self._recent = (self._recent + [self._log])[-self._n:]
+            self._recent = (self._recent + [self._turn_log()])[-self._n:]
             self._log = None
 
     def _finish(self) -> None:
@@ -735,12 +765,18 @@ class RiskState(State):
             "draw_pile": len(self._pile),
             "sets_traded": self._sets,
             "next_set_value": set_value(self._sets + 1),
-            "turn_log": None if self._log is None else dict(self._log),
+            "turn_log": None if self._log is None else dict(self._turn_log()),
             "recent": list(self._recent),
             "last_battle": self._last_battle(),
             "eliminated": [list(g) for g in self._gone],
             "winner": self._winner,
         }
+
+    def _turn_log(self) -> dict[str, Any]:
+        """The current turn's summary with its "battles" made from the counters (_battles)."""
+        log, b = self._log, self._battles
+        log["battles"] = [b[k:k + 3] for k in range(0, len(b), 3)]
+        return log
 
     def _last_battle(self) -> dict[str, Any] | None:
         """The latest battle as a dict (made once from the roll's tuple, then shared)."""
@@ -818,7 +854,7 @@ class RiskState(State):
             "discards": [CARD_CODES[c] for c in self._discards],
             "sets": self._sets,
             "winner": self._winner,
-            "log": None if self._log is None else dict(self._log),
+            "log": None if self._log is None else dict(self._turn_log()),
             "recent": list(self._recent),
             "last": self._last_battle(),
         }
@@ -834,6 +870,7 @@ class RiskState(State):
         new._alive = list(self._alive)
         new._hands = list(self._hands)
         new._log = None if self._log is None else dict(self._log)
+        new._battles = list(self._battles)
         new._pending = None if self._pending is None else list(self._pending)
         new._legal = new._pub = None
         return new
@@ -939,40 +976,11 @@ class Risk(Game):
         state._sets = int(data["sets"])
         state._winner = None if data["winner"] is None else int(data["winner"])
         state._log = None if data["log"] is None else _copy_log(data["log"])
+        state._battles = [] if state._log is None else [x for row in state._log["battles"] for x in row]
         state._recent = [_copy_log(r) for r in data["recent"]]
         state._last = None if data["last"] is None else {
             k: list(v) if isinstance(v, list) else v for k, v in data["last"].items()}
         return state
-
-
-def _roll(bits: Any, attack: int, defend: int) -> list[list[int]]:
-    """A roll of `attack` and `defend` dice, `[[attacker dice], [defender dice]]`, each die 1 + the
-    first 3-bit draw below 6: what `randint(1, 6)` of a random.Random draws (CPython's
-    _randbelow_with_getrandbits), without its call layers; the attacker's dice are drawn first."""
-    dice: list[int] = []
-    add = dice.append
-    for _ in range(attack + defend):
-        r = bits(3)
-        while r >= 6:
-            r = bits(3)
-        add(r + 1)
-    return [dice[:attack], dice[attack:]]
-
-
-def _dice(outcome: Any, attack: int, defend: int) -> tuple[int, ...] | None:
-    """All the dice of a roll outcome `[[attack dice], [defend dice]]` in one tuple, the
-    attacker's first, if it has that shape and every die is an int (else None; the values are
-    checked where the tuple is looked up, games.risk.dice.losses_by_roll)."""
-    if not isinstance(outcome, list) or len(outcome) != 2:
-        return None
-    a, d = outcome
-    if not isinstance(a, list) or not isinstance(d, list) or len(a) != attack or len(d) != defend:
-        return None
-    dice = tuple(a + d)
-    for v in dice:
-        if type(v) is not int:
-            return None
-    return dice
 
 
 def _components(owner: list[int], p: int) -> list[int]:
