@@ -8,7 +8,10 @@ without a sort. The vocabulary: `claim:T`, `place:T:n`, `trade:X,Y,Z`, `attack:F
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from games.risk.mapdata import CODES, NEIGHBOURS, NUM_TERRITORIES
@@ -30,8 +33,54 @@ FORTIFIES = {(f, t): f"fortify:{CODES[f]},{CODES[t]}"
              for f in range(NUM_TERRITORIES) for t in range(NUM_TERRITORIES) if f != t}
 # For each territory: (neighbour, its fortify string), neighbours in code order.
 FORTIFIES_BY_CODE = tuple(tuple((t, FORTIFIES[(f, t)]) for t, _ in ATTACKS_BY_CODE[f]) for f in range(NUM_TERRITORIES))
-BIT = tuple(1 << t for t in range(NUM_TERRITORIES))  # a territory's bit in the masks below
-NEIGHBOUR_MASK = tuple(sum(1 << t for t in NEIGHBOURS[f]) for f in range(NUM_TERRITORIES))  # bit t: a neighbour
+
+# Land masks: sets of territories as ints whose bit r stands for BY_CODE[r], the territory of code
+# rank r, so that a mask's territories in code order are its bits from the lowest up.
+LAND_BIT = tuple(1 << CODE_RANK[t] for t in range(NUM_TERRITORIES))
+ALL_LAND = (1 << NUM_TERRITORIES) - 1
+NEAR = tuple(sum(LAND_BIT[u] for u in NEIGHBOURS[t]) for t in range(NUM_TERRITORIES))  # a territory's neighbours
+# Masks are read 7 bits at a time (42 = 6 x 7): per chunk i and value v (bits 7i.. of a mask), the
+# territories of those bits in code order, and the mask of all their neighbours.
+_CHUNK_LAND = tuple(tuple(tuple(BY_CODE[7 * i + b] for b in range(7) if v >> b & 1) for v in range(128))
+                    for i in range(6))
+_CHUNK_NEAR = tuple(tuple(sum({u: LAND_BIT[u] for t in ts for u in NEIGHBOURS[t]}.values()) for ts in chunk)
+                    for chunk in _CHUNK_LAND)
+assert NUM_TERRITORIES == 42
+_BY_RANK_DOWN = itemgetter(*reversed(BY_CODE))  # owner list -> owners from the highest code rank down
+_DIGIT = tuple(bytes(49 if v == seat else 48 for v in range(256)) for seat in range(8))  # seat -> b"1", else b"0"
+
+
+def land_mask(owner: list[int], seat: int) -> int:
+    """The land mask of `seat`'s territories (owner: seats 0..7 by map index), as one binary number
+    written from the highest code rank down."""
+    return int(bytes(_BY_RANK_DOWN(owner)).translate(_DIGIT[seat]), 2)
+
+
+def land(mask: int) -> tuple[int, ...]:
+    """The territories of a land mask, in code order."""
+    c = _CHUNK_LAND
+    return (c[0][mask & 127] + c[1][mask >> 7 & 127] + c[2][mask >> 14 & 127] + c[3][mask >> 21 & 127]
+            + c[4][mask >> 28 & 127] + c[5][mask >> 35])
+
+
+def near(mask: int) -> int:
+    """The land mask of every neighbour of a territory in `mask`."""
+    c = _CHUNK_NEAR
+    return (c[0][mask & 127] | c[1][mask >> 7 & 127] | c[2][mask >> 14 & 127] | c[3][mask >> 21 & 127]
+            | c[4][mask >> 28 & 127] | c[5][mask >> 35])
+
+
+class Made(dict):
+    """A table whose missing entries are made on first use by `make(key)` and kept, so that a
+    look-up is one subscript (the keys are small ints packing the arguments)."""
+
+    def __init__(self, make: Callable[[int], Any]):
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: int) -> Any:
+        value = self[key] = self._make(key)
+        return value
 PARSE: dict[str, tuple[Any, ...]] = {
     **{s: ("claim", i) for i, s in enumerate(CLAIMS)},
     **{s: ("defend", d + 1) for d, s in enumerate(DEFENDS)},
@@ -41,16 +90,20 @@ PARSE: dict[str, tuple[Any, ...]] = {
 }
 
 
-@cache
 def attack_run(f: int, targets: int, dice: int) -> tuple[str, ...]:
-    """The attacks from `f` on the neighbours in the bit mask `targets` with 1..`dice` dice, sorted."""
-    return tuple(s for t, strings in ATTACKS_BY_CODE[f] if targets >> t & 1 for s in strings[:dice])
+    """The attacks from `f` on the neighbours in the land mask `targets` with 1..`dice` dice, sorted."""
+    return tuple(s for t, strings in ATTACKS_BY_CODE[f] if targets & LAND_BIT[t] for s in strings[:dice])
 
 
-@cache
 def fortify_run(f: int, friends: int) -> tuple[str, ...]:
-    """The fortify moves from `f` to the neighbours in the bit mask `friends`, sorted."""
-    return tuple(s for t, s in FORTIFIES_BY_CODE[f] if friends >> t & 1)
+    """The fortify moves from `f` to the neighbours in the land mask `friends`, sorted."""
+    return tuple(s for t, s in FORTIFIES_BY_CODE[f] if friends & LAND_BIT[t])
+
+
+# attack_run(f, targets, dice) at key f | dice << 6 | targets << 8.
+ATTACK_RUNS = Made(lambda key: attack_run(key & 63, key >> 8, key >> 6 & 3))
+# fortify_run(f, friends) at key f | friends << 6.
+FORTIFY_RUNS = Made(lambda key: fortify_run(key & 63, key >> 6))
 
 
 _PLACES: dict[tuple[int, int], str] = {}
@@ -83,7 +136,19 @@ def placements(left: int) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(place(t, k) for k in sizes) for t in range(NUM_TERRITORIES))
 
 
+# The placements of reinforce with `left` armies to place on the territories of chunk i, value v of a
+# land mask (see land): placements(left)[t] for those territories in code order, one tuple, at key
+# v | i << 7 | left << 10.
+PLACE_CHUNKS = Made(lambda key: tuple(chain.from_iterable(map(placements(key >> 10).__getitem__,
+                                                                _CHUNK_LAND[key >> 7 & 7][key & 127]))))
+
+
+_MOVES = ["move:0"]  # `move:n` at n, made as far as asked
+
+
 @lru_cache(maxsize=1024)
 def moves(lo: int, hi: int) -> tuple[str, ...]:
     """`move:n` for n = lo..hi, in string order."""
-    return tuple(sorted(f"move:{n}" for n in range(lo, hi + 1)))
+    if hi >= len(_MOVES):
+        _MOVES.extend(f"move:{n}" for n in range(len(_MOVES), hi + 1))
+    return tuple(sorted(_MOVES[lo:hi + 1]))

@@ -57,24 +57,27 @@ from pydantic import Field
 
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.risk.actions import (
+    ALL_LAND,
     ATTACK_END,
     ATTACK_PREFIX,
-    BIT,
+    ATTACK_RUNS,
     BY_CODE,
     CLAIM_ORDER,
     CLAIMS,
-    CODE_RANK,
     DEFENDS,
     END,
     FORTIFIES,
-    NEIGHBOUR_MASK,
+    FORTIFY_RUNS,
+    LAND_BIT,
+    NEAR,
     PARSE,
+    PLACE_CHUNKS,
     PLACED,
-    attack_run,
-    fortify_run,
+    land,
+    land_mask,
     moves,
+    near,
     place,
-    placements,
 )
 from games.risk.cards import ELIMINATION_HAND, MAX_HAND, is_set, set_value, trades
 from games.risk.dice import losses_by_roll
@@ -101,7 +104,7 @@ MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
 _CONTINENT_SPANS = tuple((m[0], m[-1] + 1, b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 assert all(list(m) == list(range(m[0], m[-1] + 1)) for m in CONTINENT_MEMBERS)
 _PLACE_ONE = tuple(place(t, 1) for t in range(NUM_TERRITORIES))  # a set-up placement on each territory
-_CONTINENT_MASKS = tuple((sum(BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
+_CONTINENT_MASKS = tuple((sum(LAND_BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
     "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
@@ -186,10 +189,9 @@ class RiskState(State):
         # attacker's dice count as it was, the next node's list is the same (only the attacking
         # and the attacked territory lost armies, and an enemy's armies change no attack).
         self._attacks: list[str] | None = None
-        # The current player's land in code order, this turn (None: not yet listed), replaced,
-        # never mutated; and as a bit mask (bit t: territory t), valid while _own is not None.
-        self._own: list[int] | None = None
-        self._own_mask = 0
+        # The current player's land this turn as a land mask (games.risk.actions; None: not yet
+        # worked out), kept up to date by conquests.
+        self._own_mask: int | None = None
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -317,9 +319,8 @@ class RiskState(State):
         # Conquest: the territory changes hands now; its armies come with the move-in.
         p = self._cur
         owner[t] = p
-        if self._own is not None:
-            self._own = sorted(self._own + [t], key=CODE_RANK.__getitem__)
-            self._own_mask |= 1 << t
+        if self._own_mask is not None:
+            self._own_mask |= LAND_BIT[t]
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
         if loser != self._neutral and loser not in owner and self._eliminate(loser):
@@ -433,14 +434,13 @@ class RiskState(State):
         armies = self._armies
         if ph == ATTACK:
             out = []
-            own = self._own_land()
-            others = ~self._own_mask
-            for f in own:
+            mine = self._land_mask()
+            others = ALL_LAND ^ mine
+            runs = ATTACK_RUNS
+            for f in land(near(others) & mine):  # own territories next to an enemy, in code order
                 a = armies[f]
                 if a >= 2:
-                    targets = NEIGHBOUR_MASK[f] & others
-                    if targets:
-                        out += attack_run(f, targets, 3 if a > 3 else a - 1)
+                    out += runs[f | (3 if a > 3 else a - 1) << 6 | (NEAR[f] & others) << 8]
             out.append(END)  # "attack:..." < "end"
             self._attacks = out
             return out
@@ -450,10 +450,14 @@ class RiskState(State):
             hand = len(self._hands[self._cur])
             forced = hand >= MAX_HAND
             out = []
-            if not forced:
-                table = placements(self._reinf)
-                for t in self._own_land():
-                    out += table[t]
+            if not forced:  # the placements on the land, 7 code ranks at a time (PLACE_CHUNKS)
+                m, chunks, left = self._land_mask(), PLACE_CHUNKS, self._reinf << 10
+                out += chunks[left | m & 127]
+                out += chunks[left | 128 | m >> 7 & 127]
+                out += chunks[left | 256 | m >> 14 & 127]
+                out += chunks[left | 384 | m >> 21 & 127]
+                out += chunks[left | 512 | m >> 28 & 127]
+                out += chunks[left | 640 | m >> 35]
             if self._cards and (forced or not self._cash):
                 out += trades(self._hands[self._cur])  # "place:..." < "trade:..."
             return out
@@ -465,13 +469,11 @@ class RiskState(State):
         elif ph == FORTIFY:
             if self._adjacent:  # walked in code order: sorted as built
                 out = [END]  # "end" < "fortify:..."
-                own = self._own_land()
-                mine = self._own_mask
-                for f in own:
+                mine = self._land_mask()
+                runs = FORTIFY_RUNS
+                for f in land(near(mine) & mine):  # own territories next to their own
                     if armies[f] >= 2:
-                        friends = NEIGHBOUR_MASK[f] & mine
-                        if friends:
-                            out += fortify_run(f, friends)
+                        out += runs[f | (NEAR[f] & mine) << 6]
                 return out
             out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
             out.sort()
@@ -488,25 +490,20 @@ class RiskState(State):
     def _attacks_from(self, f: int, attacks: list[str]) -> list[str]:
         """`attacks` (sorted) with f's attacks as its armies now allow: the run of strings that
         start "attack:F," replaced (sorted lists: found by bisection)."""
-        self._own_land()
         a = self._armies[f]
         lo = bisect_left(attacks, ATTACK_PREFIX[f])
         hi = bisect_left(attacks, ATTACK_END[f], lo)
-        targets = NEIGHBOUR_MASK[f] & ~self._own_mask if a >= 2 else 0
-        run = attack_run(f, targets, 3 if a > 3 else a - 1) if targets else ()
+        targets = NEAR[f] & ~self._land_mask() if a >= 2 else 0
+        run = ATTACK_RUNS[f | (3 if a > 3 else a - 1) << 6 | targets << 8] if targets else ()
         return attacks[:lo] + list(run) + attacks[hi:]
 
-    def _own_land(self) -> list[int]:
-        """The current player's territories in code order (kept for the turn, see _own)."""
-        own = self._own
-        if own is None:
-            p, owner = self._cur, self._owner
-            own = self._own = [t for t in BY_CODE if owner[t] == p]
-            mask = 0
-            for t in own:
-                mask |= BIT[t]
-            self._own_mask = mask
-        return own
+    def _land_mask(self) -> int:
+        """The current player's land mask (kept for the turn, see _own_mask)."""
+        mask = self._own_mask
+        if mask is None:
+            mask = self._own_mask = land_mask(self._owner, self._cur)
+        return mask
+
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
@@ -553,14 +550,13 @@ class RiskState(State):
     # -- the turn --------------------------------------------------------------------------
     def _begin_turn(self) -> None:
         p = self._cur
-        self._own = None
-        own = self._own_land()
-        mask = self._own_mask
+        self._own_mask = None
+        mask = self._land_mask()
         bonus = 0
-        for members, b in _CONTINENT_MASKS:  # reinforcements(owner, p) from the land's bit mask
+        for members, b in _CONTINENT_MASKS:  # reinforcements(owner, p) from the land mask
             if mask & members == members:
                 bonus += b
-        self._reinf = max(3, len(own) // 3) + bonus
+        self._reinf = max(3, mask.bit_count() // 3) + bonus
         self._cash = self._cash_next = self._bonus_used = self._conquered = False
         self._pending = None
         self._phase = REINFORCE
@@ -636,15 +632,15 @@ class RiskState(State):
             return
         attacks = list(self._attacks)
         owner, p, armies = self._owner, self._cur, self._armies
-        self._own_land()
-        others = ~self._own_mask
+        others = ALL_LAND ^ self._land_mask()
+        runs = ATTACK_RUNS
         for u in NEIGHBOURS[t] + (t,):
             if owner[u] == p:
                 lo = bisect_left(attacks, ATTACK_PREFIX[u])
                 hi = bisect_left(attacks, ATTACK_END[u], lo)
                 a = armies[u]
-                targets = NEIGHBOUR_MASK[u] & others if a >= 2 else 0
-                attacks[lo:hi] = attack_run(u, targets, 3 if a > 3 else a - 1) if targets else ()
+                targets = NEAR[u] & others if a >= 2 else 0
+                attacks[lo:hi] = runs[u | (3 if a > 3 else a - 1) << 6 | targets << 8] if targets else ()
         self._legal = self._attacks = attacks
         if len(attacks) == 1:
             self._to_fortify()
