@@ -51,6 +51,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from itertools import compress
+from operator import itemgetter
 from typing import Any, Literal
 
 from pydantic import Field
@@ -104,6 +106,10 @@ MAX_ROUNDS_LIMIT = 1000  # the largest turn cap the options allow
 _CONTINENT_SPANS = tuple((m[0], m[-1] + 1, b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 assert all(list(m) == list(range(m[0], m[-1] + 1)) for m in CONTINENT_MEMBERS)
 _PLACE_ONE = tuple(place(t, 1) for t in range(NUM_TERRITORIES))  # a set-up placement on each territory
+_PLACE_ONE_BY_CODE = tuple(_PLACE_ONE[t] for t in BY_CODE)
+_CLAIMS_BY_CODE = tuple(CLAIMS[t] for t in BY_CODE)
+assert list(_CLAIMS_BY_CODE) == sorted(CLAIMS) and tuple(BY_CODE) == tuple(CLAIM_ORDER)
+_BY_CODE_OF = itemgetter(*BY_CODE)  # a per-territory list -> its entries in code order
 _CONTINENT_MASKS = tuple((sum(LAND_BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
@@ -112,6 +118,7 @@ DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, 
 _CHANCES = (DEAL, ROLL, DRAW)
 _NO_DECISION = frozenset(_CHANCES + (OVER,))
 _NOT_TURN_PLAYER = _NO_DECISION | {DEFEND}
+_TURN_PLAYER = frozenset({CLAIM, SETUP, REINFORCE, ATTACK, OCCUPY, FORTIFY, TRANSFER})  # the turn player decides
 # The table of losses by roll (games.risk.dice.losses_by_roll) per [attack dice][defence dice],
 # filled on first use.
 _LOSSES: list[list[dict[tuple[int, ...], tuple[int, int]] | None]] = [[None] * 3 for _ in range(4)]
@@ -203,11 +210,11 @@ class RiskState(State):
 
     def current_players(self) -> list[int]:
         ph = self._phase
-        if ph in _NO_DECISION:
-            return []
+        if ph in _TURN_PLAYER:
+            return [self._cur]
         if ph == DEFEND:
             return [self._owner[self._pending[1]]]
-        return [self._cur]
+        return []
 
     # -- chance ----------------------------------------------------------------------------
     def sample_chance(self, rng: random.Random) -> Any:
@@ -404,9 +411,29 @@ class RiskState(State):
         ph = self._phase
         self._legal = self._pub = None
         if ph == ATTACK:
-            self._act_attack(action)
+            if action == END:
+                self._to_fortify()
+                return
+            _, f, t, d = PARSE[action]
+            defending = self._armies[t]
+            if self._chosen and defending >= 2 and self._owner[t] != self._neutral:
+                self._pending = [f, t, d, 0]
+                self._phase = DEFEND
+            else:
+                self._pending = [f, t, d, 2 if defending >= 2 else 1]
+                self._phase = ROLL
         elif ph == REINFORCE:
-            self._act_reinforce(action)
+            if action[0] == "t":
+                self._trade([CARD_INDEX[c] for c in action[6:].split(",")])
+                return
+            placed = PLACED.get(action)  # made by actions.place (a legal list), else parsed
+            t, k = placed if placed is not None else (INDEX[action[6:9]], int(action[10:]))
+            self._armies[t] += k
+            self._reinf -= k
+            if self._reinf == 0:
+                self._cash = False
+                self._phase = ATTACK
+                self._after_attack()
         elif ph == OCCUPY:
             f, t, _ = self._pending
             self._occupy(f, t, int(action[5:]))
@@ -433,17 +460,7 @@ class RiskState(State):
         ph = self._phase
         armies = self._armies
         if ph == ATTACK:
-            out = []
-            mine = self._land_mask()
-            others = ALL_LAND ^ mine
-            runs = ATTACK_RUNS
-            for f in land(near(others) & mine):  # own territories next to an enemy, in code order
-                a = armies[f]
-                if a >= 2:
-                    out += runs[f | (3 if a > 3 else a - 1) << 6 | (NEAR[f] & others) << 8]
-            out.append(END)  # "attack:..." < "end"
-            self._attacks = out
-            return out
+            return self._attack_list()
         elif ph == REINFORCE:
             # Forced trades come first (5+ cards at the start, 5+ in the cash-in after an
             # elimination, which allows no other trade); any 5 cards hold a set.
@@ -467,25 +484,41 @@ class RiskState(State):
         elif ph == DEFEND:
             return list(DEFENDS)
         elif ph == FORTIFY:
-            if self._adjacent:  # walked in code order: sorted as built
-                out = [END]  # "end" < "fortify:..."
-                mine = self._land_mask()
-                runs = FORTIFY_RUNS
-                for f in land(near(mine) & mine):  # own territories next to their own
-                    if armies[f] >= 2:
-                        out += runs[f | (NEAR[f] & mine) << 6]
-                return out
-            out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
-            out.sort()
-            return [END] + out
-        elif ph == CLAIM:
-            owner = self._owner
-            return [CLAIMS[t] for t in CLAIM_ORDER if owner[t] == -1]
+            return self._fortify_list()
+        elif ph == CLAIM:  # the unclaimed territories' claims, in string (= code) order
+            return list(compress(_CLAIMS_BY_CODE, map((-1).__eq__, _BY_CODE_OF(self._owner))))
         elif ph == SETUP:
-            seat = self._todo[0]
-            owner = self._owner
-            return [_PLACE_ONE[t] for t in BY_CODE if owner[t] == seat]
+            return list(compress(_PLACE_ONE_BY_CODE, map(self._todo[0].__eq__, _BY_CODE_OF(self._owner))))
         return []
+
+    def _attack_list(self) -> list[str]:
+        """The attack phase's list (kept in _attacks): the attack runs of the own territories next
+        to an enemy, in code order, then `end`."""
+        out = []
+        mine = self._land_mask()
+        others = ALL_LAND ^ mine
+        runs, near_of, armies = ATTACK_RUNS, NEAR, self._armies
+        for f in land(near(others) & mine):
+            a = armies[f]
+            if a >= 2:
+                out += runs[f | (3 if a > 3 else a - 1) << 6 | (near_of[f] & others) << 8]
+        out.append(END)  # "attack:..." < "end"
+        self._attacks = out
+        return out
+
+    def _fortify_list(self) -> list[str]:
+        """The fortify phase's list: `end`, then the moves, sorted."""
+        if self._adjacent:  # walked in code order: sorted as built
+            out = [END]  # "end" < "fortify:..."
+            mine, armies = self._land_mask(), self._armies
+            runs, near_of = FORTIFY_RUNS, NEAR
+            for f in land(near(mine) & mine):  # own territories next to their own
+                if armies[f] >= 2:
+                    out += runs[f | (near_of[f] & mine) << 6]
+            return out
+        out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
+        out.sort()
+        return [END] + out
 
     def _attacks_from(self, f: int, attacks: list[str]) -> list[str]:
         """`attacks` (sorted) with f's attacks as its armies now allow: the run of strings that
@@ -565,19 +598,6 @@ class RiskState(State):
         self._log = {"armies": self._reinf, "battles": None, "conquered": [],
                      "eliminated": [], "fortify": None, "player": p, "trades": [], "turn": self._turn}
 
-    def _act_reinforce(self, action: str) -> None:
-        if action[0] == "t":
-            self._trade([CARD_INDEX[c] for c in action[6:].split(",")])
-            return
-        placed = PLACED.get(action)  # made by actions.place (a legal list), else parsed
-        t, k = placed if placed is not None else (INDEX[action[6:9]], int(action[10:]))
-        self._armies[t] += k
-        self._reinf -= k
-        if self._reinf == 0:
-            self._cash = False
-            self._phase = ATTACK
-            self._after_attack()
-
     def _trade(self, cards: list[int]) -> None:
         p = self._cur
         self._hands[p] = [c for c in self._hands[p] if c not in cards]
@@ -597,19 +617,6 @@ class RiskState(State):
         log["trades"] = log["trades"] + [{"bonus": bonus, "cards": [CARD_CODES[c] for c in sorted(cards)],
                                           "value": value}]
 
-    def _act_attack(self, action: str) -> None:
-        if action == END:
-            self._to_fortify()
-            return
-        _, f, t, d = PARSE[action]
-        defending = self._armies[t]
-        if self._chosen and defending >= 2 and self._owner[t] != self._neutral:
-            self._pending = [f, t, d, 0]
-            self._phase = DEFEND
-        else:
-            self._pending = [f, t, d, min(2, defending)]
-            self._phase = ROLL
-
     def _occupy(self, f: int, t: int, k: int) -> None:
         self._armies[f] -= k
         self._armies[t] = k
@@ -621,40 +628,19 @@ class RiskState(State):
             self._phase = REINFORCE
         else:
             self._phase = ATTACK
-            self._after_conquest(t)
-
-    def _after_conquest(self, t: int) -> None:
-        """The attack list after `t` was taken and occupied: only the runs of t and of its
-        neighbours of the current player can change (armies moved in from one of them, t no
-        longer an enemy), so those are replaced in a copy of the kept list (see _attacks)."""
-        if self._attacks is None:
             self._after_attack()
-            return
-        attacks = list(self._attacks)
-        owner, p, armies = self._owner, self._cur, self._armies
-        others = ALL_LAND ^ self._land_mask()
-        runs = ATTACK_RUNS
-        for u in NEIGHBOURS[t] + (t,):
-            if owner[u] == p:
-                lo = bisect_left(attacks, ATTACK_PREFIX[u])
-                hi = bisect_left(attacks, ATTACK_END[u], lo)
-                a = armies[u]
-                targets = NEAR[u] & others if a >= 2 else 0
-                attacks[lo:hi] = runs[u | (3 if a > 3 else a - 1) << 6 | targets << 8] if targets else ()
-        self._legal = self._attacks = attacks
-        if len(attacks) == 1:
-            self._to_fortify()
 
     def _after_attack(self) -> None:
-        """Skip an attack phase whose only action is `end` (its legal list is kept for the node)."""
-        self._legal = self._compute_legal()
+        """The attack list, at the start of the attack phase or after a conquest (land and armies
+        changed); an attack phase whose only action is `end` is skipped."""
+        self._legal = self._attack_list()
         if len(self._legal) == 1:
             self._to_fortify()
 
     def _to_fortify(self) -> None:
         self._pending = None
         self._phase = FORTIFY
-        self._legal = self._compute_legal()
+        self._legal = self._fortify_list()
         if len(self._legal) == 1:
             self._legal = None
             self._end_turn()
@@ -771,7 +757,7 @@ class RiskState(State):
     def _turn_log(self) -> dict[str, Any]:
         """The current turn's summary with its "battles" made from the counters (_battles)."""
         log, b = self._log, self._battles
-        log["battles"] = [b[k:k + 3] for k in range(0, len(b), 3)]
+        log["battles"] = list(map(list, zip(*[iter(b)] * 3)))  # [rolls, lost, killed] per seat
         return log
 
     def _last_battle(self) -> dict[str, Any] | None:
