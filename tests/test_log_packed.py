@@ -120,6 +120,7 @@ VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dic
     st.text(max_size=4) | st.sampled_from(["msg", "seq", "kind", "$d"]), inner, max_size=4), max_leaves=20)
 
 
+@pytest.mark.slow  # ~7 s; in the default suite (CI), out of the quick subset
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.dictionaries(st.sampled_from(["game", "seq", "cause", "msg", "x"]), VALUES, max_size=5), max_size=6))
 def test_any_records_round_trip(records):

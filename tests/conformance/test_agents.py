@@ -16,9 +16,11 @@ from bus.messages import Suggestion
 from replay import agent_conformance as checks
 
 PAIRS = checks.agent_game_pairs()
+HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy")}  # ~5-6 s each: in the default suite (CI), out of the quick subset
 
 
-@pytest.mark.parametrize("agent,game", PAIRS, ids=[f"{a}-{g}" for a, g in PAIRS])
+@pytest.mark.parametrize("agent,game", [pytest.param(a, g, marks=pytest.mark.slow) if (a, g) in HEAVY else (a, g) for a, g in PAIRS],
+                         ids=[f"{a}-{g}" for a, g in PAIRS])
 def test_agent_conformance(agent, game):
     checks.run_all(agent, game)
 

@@ -69,7 +69,8 @@ def _board_matches_fold(browser, log, seq: int) -> None:
         assert cards == {(q, i): card for q, hand in enumerate(hands) for i, card in enumerate(hand)}, f"seq {seq}"
 
 
-@pytest.mark.parametrize("name", ["diplomacy", "werewolves", "hanabi"])
+# diplomacy (~10 s) in the default suite (CI), out of the quick subset
+@pytest.mark.parametrize("name", [pytest.param("diplomacy", marks=pytest.mark.slow), "werewolves", "hanabi"])
 def test_step_by_keyboard_and_by_url(browser, serve, name):
     s = serve(golden(name))
     log = read_log(golden(name)).games[0]

@@ -61,6 +61,7 @@ def test_office_answers_each_unit_from_one_plan_per_phase():
     assert board_from_observation(Diplomacy().new_initial_state().observation(0)).to_json() == Board.initial().to_json()
 
 
+@pytest.mark.slow  # ~5 s; in the default suite (CI), out of the quick subset
 def test_whole_game_verifies_and_repeats():
     """Seven DumbBots to 1920 (or a solo): the log verifies and is the same for the same seed."""
     agents = [AgentSpec(name="dumbbot")] * 7

@@ -273,6 +273,7 @@ def test_crossed_support_offers_are_settled_by_the_smaller_key():
     assert kept_orders(board, "FRANCE", {"RUH": "A RUH - KIE"}, deals)[0] == {"RUH": "A RUH S F HOL - KIE"}
 
 
+@pytest.mark.slow  # ~5 s; in the default suite (CI), out of the quick subset
 def test_keep_word_stops_an_honest_alphadip_from_breaking_deals():
     from actors.match import make_header, record
     from actors.registry import parse_spec

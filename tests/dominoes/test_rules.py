@@ -79,6 +79,7 @@ def test_teams_are_the_pairs():
     assert GAME.num_players(GAME.options()) == 4
 
 
+@pytest.mark.slow  # ~9 s; the variants' conformance stays quick; in the default suite (CI), out of the quick subset
 def test_conformance_default():
     conformance.run_all(GAME)
 

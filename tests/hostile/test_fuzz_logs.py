@@ -165,6 +165,7 @@ def damaged(draw) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.slow  # ~6 s; in the default suite (CI), out of the quick subset
 @fuzz("damaged")
 @given(damaged())
 def test_damaged_bytes(data):

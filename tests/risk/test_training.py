@@ -69,6 +69,7 @@ def test_a_batch_adds_every_games_change_exactly():
         random_net(5), [train_game(random_net(5), g, 5, learn, T)[0] for g in range(2)])
 
 
+@pytest.mark.slow  # ~14 s with its fixture; in the default suite (CI), out of the quick subset
 def test_two_workers_killed_and_resumed_give_the_one_worker_runs_weights_and_logs(reference, tmp_path):
     """`detente risk train --workers 2` killed (SIGKILL, workers and all) once a batch is
     checkpointed, then rerun with --resume, ends with the weights of an uninterrupted 1-worker
@@ -108,6 +109,7 @@ def test_resume_refuses_another_runs_checkpoints(tmp_path):
         run(tmp_path / "a.json", 3, 7, LearnParams(batch=2, max_rounds=2), T, 2, True, quiet)
 
 
+@pytest.mark.slow  # ~8 s; in the default suite (CI), out of the quick subset
 def test_the_shipped_runs_50_game_checkpoint_reproduces(tmp_path):
     """The shipped net's command (seed 1, defaults; actors/risk/weights/README.md) after 50 games,
     on 2 workers here, has the weights the README records: integer weights, exact sums."""
@@ -138,6 +140,7 @@ def test_ray_workers_give_the_same_weights_and_logs(local_ray, reference, tmp_pa
 
 # -- the logs of training games ------------------------------------------------------------------
 
+@pytest.mark.slow  # ~5 s; in the default suite (CI), out of the quick subset
 def test_training_games_logs_verify_and_are_the_unlogged_games(reference, tmp_path):
     """Every logged training game verifies (`detente replay verify`: the learners re-run on the
     recorded inputs, the dice re-drawn from the header's chance seed); played straight on the
