@@ -149,6 +149,16 @@ def reinforcements(owner: list[int], seat: int) -> int:
 class RiskState(State):
     """A Risk position; per-territory lists follow games.risk.mapdata order."""
 
+    # Slots, not a __dict__: CPython 3.11 keeps an instance's attributes fast to read only while
+    # its class shares one key table of at most 30 names (a state has more).
+    __slots__ = (
+        "_adjacent", "_alive", "_armies", "_attacks", "_battles", "_bonus_used", "_cards", "_cash",
+        "_cash_next", "_chosen", "_conquered", "_cur", "_discards", "_gone", "_hands", "_last", "_left",
+        "_legal", "_log", "_max_rounds", "_n", "_neutral", "_o", "_odump", "_own_mask", "_owner",
+        "_pending", "_phase", "_pile", "_pub", "_recent", "_reinf", "_round", "_sets", "_todo", "_turn",
+        "_winner",
+    )
+
     def __init__(self, options: RiskOptions):
         self._o = options
         self._odump = options.model_dump(mode="json")
@@ -843,7 +853,8 @@ class RiskState(State):
 
     def clone(self) -> RiskState:
         new = type(self).__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        for name in _STATE_SLOTS:
+            setattr(new, name, getattr(self, name))
         # Mutated in place: the board lists, `alive`, pending and the current turn's summary dict;
         # the other lists (hands, pile, the summaries' lists, ...) are replaced, never mutated.
         new._owner = list(self._owner)
@@ -883,6 +894,9 @@ class RiskState(State):
             cells = "  ".join(f"{CODES[t]} {who[self._owner[t]]}:{self._armies[t]}" for t in members)
             lines.append(f"  {name:<13} {cells}")
         return "\n".join(lines)
+
+
+_STATE_SLOTS = RiskState.__slots__
 
 
 def step_bound(options: RiskOptions) -> int:
