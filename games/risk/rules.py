@@ -73,13 +73,14 @@ from games.risk.actions import (
     LAND_BIT,
     NEAR,
     PARSE,
-    PLACE_CHUNKS,
+    PLACE_TABLES,
     PLACED,
     land,
     land_mask,
     moves,
     near,
     place,
+    place_table,
 )
 from games.risk.cards import ELIMINATION_HAND, MAX_HAND, is_set, set_value, trades
 from games.risk.dice import losses_by_roll
@@ -477,14 +478,15 @@ class RiskState(State):
             hand = len(self._hands[self._cur])
             forced = hand >= MAX_HAND
             out = []
-            if not forced:  # the placements on the land, 7 code ranks at a time (PLACE_CHUNKS)
-                m, chunks, left = self._land_mask(), PLACE_CHUNKS, self._reinf << 10
-                out += chunks[left | m & 127]
-                out += chunks[left | 128 | m >> 7 & 127]
-                out += chunks[left | 256 | m >> 14 & 127]
-                out += chunks[left | 384 | m >> 21 & 127]
-                out += chunks[left | 512 | m >> 28 & 127]
-                out += chunks[left | 640 | m >> 35]
+            if not forced:  # the placements on the land, 7 code ranks at a time (PLACE_TABLES)
+                m = self._land_mask()
+                c0, c1, c2, c3, c4, c5 = PLACE_TABLES.get(self._reinf) or place_table(self._reinf)
+                out += c0[m & 127]
+                out += c1[m >> 7 & 127]
+                out += c2[m >> 14 & 127]
+                out += c3[m >> 21 & 127]
+                out += c4[m >> 28 & 127]
+                out += c5[m >> 35]
             if self._cards and (forced or not self._cash):
                 out += trades(self._hands[self._cur])  # "place:..." < "trade:..."
             return out
