@@ -49,9 +49,12 @@ _DIGIT = tuple(bytes(49 if v == seat else 48 for v in range(256)) for seat in ra
 
 
 def land_mask(owner: list[int], seat: int) -> int:
-    """The land mask of `seat`'s territories (owner: seats 0..7 by map index), as one binary number
-    written from the highest code rank down."""
-    return int(bytes(_BY_RANK_DOWN(owner)).translate(_DIGIT[seat]), 2)
+    """The land mask of `seat`'s territories (owner: seats by map index), made as one binary number
+    written from the highest code rank down (seats 0..7; else territory by territory)."""
+    try:
+        return int(bytes(_BY_RANK_DOWN(owner)).translate(_DIGIT[seat]), 2)
+    except (ValueError, IndexError):  # an unclaimed territory (-1), or a seat beyond 7
+        return sum(LAND_BIT[t] for t in range(NUM_TERRITORIES) if owner[t] == seat)
 
 
 def land(mask: int) -> tuple[int, ...]:
@@ -59,6 +62,16 @@ def land(mask: int) -> tuple[int, ...]:
     c = _CHUNK_LAND
     return (c[0][mask & 127] + c[1][mask >> 7 & 127] + c[2][mask >> 14 & 127] + c[3][mask >> 21 & 127]
             + c[4][mask >> 28 & 127] + c[5][mask >> 35])
+
+
+def land_near(mask: int, of: int) -> tuple[int, ...]:
+    """The territories of land mask `of` next to one in `mask`, in code order: land(near(mask) & of)."""
+    c = _CHUNK_NEAR
+    m = of & (c[0][mask & 127] | c[1][mask >> 7 & 127] | c[2][mask >> 14 & 127] | c[3][mask >> 21 & 127]
+              | c[4][mask >> 28 & 127] | c[5][mask >> 35])
+    c = _CHUNK_LAND
+    return (c[0][m & 127] + c[1][m >> 7 & 127] + c[2][m >> 14 & 127] + c[3][m >> 21 & 127]
+            + c[4][m >> 28 & 127] + c[5][m >> 35])
 
 
 def near(mask: int) -> int:

@@ -75,10 +75,9 @@ from games.risk.actions import (
     PARSE,
     PLACE_TABLES,
     PLACED,
-    land,
     land_mask,
+    land_near,
     moves,
-    near,
     place,
     place_table,
 )
@@ -207,9 +206,9 @@ class RiskState(State):
         # attacker's dice count as it was, the next node's list is the same (only the attacking
         # and the attacked territory lost armies, and an enemy's armies change no attack).
         self._attacks: list[str] | None = None
-        # The current player's land this turn as a land mask (games.risk.actions; None: not yet
-        # worked out), kept up to date by conquests.
-        self._own_mask: int | None = None
+        # The current player's land as a land mask (games.risk.actions), made at the start of
+        # each turn and kept up to date by conquests (0 before the first turn).
+        self._own_mask = 0
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -337,8 +336,7 @@ class RiskState(State):
         # Conquest: the territory changes hands now; its armies come with the move-in.
         p = self._cur
         owner[t] = p
-        if self._own_mask is not None:
-            self._own_mask |= LAND_BIT[t]
+        self._own_mask |= LAND_BIT[t]
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
         if loser != self._neutral and loser not in owner and self._eliminate(loser):
@@ -479,7 +477,7 @@ class RiskState(State):
             forced = hand >= MAX_HAND
             out = []
             if not forced:  # the placements on the land, 7 code ranks at a time (PLACE_TABLES)
-                m = self._land_mask()
+                m = self._own_mask
                 c0, c1, c2, c3, c4, c5 = PLACE_TABLES.get(self._reinf) or place_table(self._reinf)
                 out += c0[m & 127]
                 out += c1[m >> 7 & 127]
@@ -507,10 +505,10 @@ class RiskState(State):
         """The attack phase's list (kept in _attacks): the attack runs of the own territories next
         to an enemy, in code order, then `end`."""
         out = []
-        mine = self._land_mask()
+        mine = self._own_mask
         others = ALL_LAND ^ mine
         runs, near_of, armies = ATTACK_RUNS, NEAR, self._armies
-        for f in land(near(others) & mine):
+        for f in land_near(others, mine):  # the player's territories next to an enemy
             a = armies[f]
             if a >= 2:
                 out += runs[f | (3 if a > 3 else a - 1) << 6 | (near_of[f] & others) << 8]
@@ -522,9 +520,9 @@ class RiskState(State):
         """The fortify phase's list: `end`, then the moves, sorted."""
         if self._adjacent:  # walked in code order: sorted as built
             out = [END]  # "end" < "fortify:..."
-            mine, armies = self._land_mask(), self._armies
+            mine, armies = self._own_mask, self._armies
             runs, near_of = FORTIFY_RUNS, NEAR
-            for f in land(near(mine) & mine):  # own territories next to their own
+            for f in land_near(mine, mine):  # the player's territories next to their own
                 if armies[f] >= 2:
                     out += runs[f | (near_of[f] & mine) << 6]
             return out
@@ -538,17 +536,9 @@ class RiskState(State):
         a = self._armies[f]
         lo = bisect_left(attacks, ATTACK_PREFIX[f])
         hi = bisect_left(attacks, ATTACK_END[f], lo)
-        targets = NEAR[f] & ~self._land_mask() if a >= 2 else 0
+        targets = NEAR[f] & ~self._own_mask if a >= 2 else 0
         run = ATTACK_RUNS[f | (3 if a > 3 else a - 1) << 6 | targets << 8] if targets else ()
         return attacks[:lo] + list(run) + attacks[hi:]
-
-    def _land_mask(self) -> int:
-        """The current player's land mask (kept for the turn, see _own_mask)."""
-        mask = self._own_mask
-        if mask is None:
-            mask = self._own_mask = land_mask(self._owner, self._cur)
-        return mask
-
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
@@ -595,8 +585,7 @@ class RiskState(State):
     # -- the turn --------------------------------------------------------------------------
     def _begin_turn(self) -> None:
         p = self._cur
-        self._own_mask = None
-        mask = self._land_mask()
+        mask = self._own_mask = land_mask(self._owner, p)
         bonus = 0
         for members, b in _CONTINENT_MASKS:  # reinforcements(owner, p) from the land mask
             if mask & members == members:
@@ -974,6 +963,7 @@ class Risk(Game):
         state._sets = int(data["sets"])
         state._winner = None if data["winner"] is None else int(data["winner"])
         state._log = None if data["log"] is None else _copy_log(data["log"])
+        state._own_mask = land_mask(state._owner, state._cur)
         state._battles = [] if state._log is None else [x for row in state._log["battles"] for x in row]
         state._recent = [_copy_log(r) for r in data["recent"]]
         state._last = None if data["last"] is None else {
