@@ -201,7 +201,7 @@ class RiskState(State):
         # The latest battle: its dict, or until first read (_last_battle) the roll's tuple
         # (dice, attack dice, defender, from, to, attacker's loss, defender's loss, turn).
         self._last: dict[str, Any] | tuple[Any, ...] | None = None
-        self._legal: list[str] | None = None  # cache for the node
+        self._legal: list[str] | tuple[str, ...] | None = None  # cache for the node (read-only)
         # The attack phase's legal list at its latest node: after a roll that leaves the
         # attacker's dice count as it was, the next node's list is the same (only the attacking
         # and the attacked territory lost armies, and an enemy's armies change no attack).
@@ -376,7 +376,7 @@ class RiskState(State):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return legal[:]
+        return list(legal)  # a list or a tuple (_compute_legal)
 
     def default_action(self, player: int) -> str:
         """End the attack or fortify phase; else the least commitment: the fewest armies moved
@@ -459,13 +459,14 @@ class RiskState(State):
         elif ph == SETUP:
             self._act_setup(INDEX[action[6:9]])
 
-    def _legal_now(self) -> list[str]:
+    def _legal_now(self) -> list[str] | tuple[str, ...]:
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
 
-    def _compute_legal(self) -> list[str]:
-        """The current player's legal actions, sorted (by construction where it is cheap)."""
+    def _compute_legal(self) -> list[str] | tuple[str, ...]:
+        """The current player's legal actions, sorted (by construction where it is cheap); a
+        shared tuple where the list is one of a few (move counts, defence dice)."""
         ph = self._phase
         armies = self._armies
         if ph == ATTACK:
@@ -473,13 +474,16 @@ class RiskState(State):
         elif ph == REINFORCE:
             # Forced trades come first (5+ cards at the start, 5+ in the cash-in after an
             # elimination, which allows no other trade); any 5 cards hold a set.
-            hand = len(self._hands[self._cur])
-            forced = hand >= MAX_HAND
-            out = []
-            if not forced:  # the placements on the land, 7 code ranks at a time (PLACE_TABLES)
-                m = self._own_mask
-                c0, c1, c2, c3, c4, c5 = PLACE_TABLES.get(self._reinf) or place_table(self._reinf)
-                out += c0[m & 127]
+            forced = self._cards and len(self._hands[self._cur]) >= MAX_HAND  # no cards: no hands
+            if forced:
+                out = []
+            else:  # the placements on the land, 7 code ranks at a time (PLACE_TABLES)
+                m, left = self._own_mask, self._reinf
+                try:
+                    c0, c1, c2, c3, c4, c5 = PLACE_TABLES[left]
+                except KeyError:
+                    c0, c1, c2, c3, c4, c5 = place_table(left)
+                out = list(c0[m & 127])
                 out += c1[m >> 7 & 127]
                 out += c2[m >> 14 & 127]
                 out += c3[m >> 21 & 127]
@@ -490,9 +494,9 @@ class RiskState(State):
             return out
         elif ph in (OCCUPY, TRANSFER):
             f, _, lo = self._pending
-            return list(moves(lo, armies[f] - 1))
+            return moves(lo, armies[f] - 1)
         elif ph == DEFEND:
-            return list(DEFENDS)
+            return DEFENDS
         elif ph == FORTIFY:
             return self._fortify_list()
         elif ph == CLAIM:  # the unclaimed territories' claims, in string (= code) order
