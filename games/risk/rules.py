@@ -109,6 +109,7 @@ _PLACE_ONE = tuple(place(t, 1) for t in range(NUM_TERRITORIES))  # a set-up plac
 _PLACE_ONE_BY_CODE = tuple(_PLACE_ONE[t] for t in BY_CODE)
 _CLAIMS_BY_CODE = tuple(CLAIMS[t] for t in BY_CODE)
 assert list(_CLAIMS_BY_CODE) == sorted(CLAIMS) and tuple(BY_CODE) == tuple(CLAIM_ORDER)
+_NEAR6 = tuple(m << 6 for m in NEAR)  # NEAR shifted to a FORTIFY_RUNS key's place
 _BY_CODE_OF = itemgetter(*BY_CODE)  # a per-territory list -> its entries in code order
 _CONTINENT_MASKS = tuple((sum(LAND_BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
@@ -295,11 +296,12 @@ class RiskState(State):
 
     def _apply_roll(self, outcome: Any) -> None:
         f, t, ad, dd = self._pending
-        # The outcome must be [[ad ints], [dd ints]]; the table of losses holds the dice 1..6 only.
+        # The outcome must be [[ad ints], [dd ints]]; the table of losses holds the rolls of ad + dd
+        # dice 1..6 only (so it checks the defender's count too).
         lost = dice = None
         if isinstance(outcome, list) and len(outcome) == 2:
             a, d = outcome
-            if isinstance(a, list) and isinstance(d, list) and len(a) == ad and len(d) == dd:
+            if isinstance(a, list) and isinstance(d, list) and len(a) == ad:
                 dice = tuple(a + d)
                 for v in dice:
                     if type(v) is not int:
@@ -446,14 +448,14 @@ class RiskState(State):
         elif ph == OCCUPY:
             f, t, _ = self._pending
             self._occupy(f, t, int(action[5:]))
-        elif ph == DEFEND:
-            self._pending[3] = PARSE[action][1]
-            self._phase = ROLL
         elif ph == FORTIFY:
             self._act_fortify(action)
         elif ph == TRANSFER:
             f, t, _ = self._pending
             self._transfer(f, t, int(action[5:]))
+        elif ph == DEFEND:
+            self._pending[3] = PARSE[action][1]
+            self._phase = ROLL
         elif ph == CLAIM:
             self._act_claim(PARSE[action][1])
         elif ph == SETUP:
@@ -525,10 +527,10 @@ class RiskState(State):
         if self._adjacent:  # walked in code order: sorted as built
             out = [END]  # "end" < "fortify:..."
             mine, armies = self._own_mask, self._armies
-            runs, near_of = FORTIFY_RUNS, NEAR
+            runs, near_of, mine6 = FORTIFY_RUNS, _NEAR6, mine << 6
             for f in land_near(mine, mine):  # the player's territories next to their own
                 if armies[f] >= 2:
-                    out += runs[f | (near_of[f] & mine) << 6]
+                    out += runs[f | (near_of[f] & mine6)]  # fortify_run(f, NEAR[f] & mine)
             return out
         out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
         out.sort()
