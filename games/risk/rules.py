@@ -109,6 +109,7 @@ _PLACE_ONE = tuple(place(t, 1) for t in range(NUM_TERRITORIES))  # a set-up plac
 _PLACE_ONE_BY_CODE = tuple(_PLACE_ONE[t] for t in BY_CODE)
 _CLAIMS_BY_CODE = tuple(CLAIMS[t] for t in BY_CODE)
 assert list(_CLAIMS_BY_CODE) == sorted(CLAIMS) and tuple(BY_CODE) == tuple(CLAIM_ORDER)
+_COUNTS = tuple(range(n) for n in range(8))  # range(n), made once: a roll's dice to draw
 _NEAR6 = tuple(m << 6 for m in NEAR)  # NEAR shifted to a FORTIFY_RUNS key's place
 _BY_CODE_OF = itemgetter(*BY_CODE)  # a per-territory list -> its entries in code order
 _CONTINENT_MASKS = tuple((sum(LAND_BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
@@ -238,7 +239,7 @@ class RiskState(State):
             bits = rng.getrandbits
             dice = []
             add = dice.append
-            for _ in range(ad + dd):
+            for _ in _COUNTS[ad + dd]:
                 r = bits(3)
                 while r >= 6:
                     r = bits(3)
