@@ -9,7 +9,7 @@ without a sort. The vocabulary: `claim:T`, `place:T:n`, `trade:X,Y,Z`, `attack:F
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import itemgetter
+from operator import add, itemgetter, or_
 from typing import Any
 
 from games.risk.mapdata import CODES, NEIGHBOURS, NUM_TERRITORIES
@@ -37,12 +37,24 @@ FORTIFIES_BY_CODE = tuple(tuple((t, FORTIFIES[(f, t)]) for t, _ in ATTACKS_BY_CO
 LAND_BIT = tuple(1 << CODE_RANK[t] for t in range(NUM_TERRITORIES))
 ALL_LAND = (1 << NUM_TERRITORIES) - 1
 NEAR = tuple(sum(LAND_BIT[u] for u in NEIGHBOURS[t]) for t in range(NUM_TERRITORIES))  # a territory's neighbours
-# Masks are read 7 bits at a time (42 = 6 x 7): per chunk i and value v (bits 7i.. of a mask), the
-# territories of those bits in code order, and the mask of all their neighbours.
-_CHUNK_LAND = tuple(tuple(tuple(BY_CODE[7 * i + b] for b in range(7) if v >> b & 1) for v in range(128))
-                    for i in range(6))
-_CHUNK_NEAR = tuple(tuple(sum({u: LAND_BIT[u] for t in ts for u in NEIGHBOURS[t]}.values()) for ts in chunk)
-                    for chunk in _CHUNK_LAND)
+# Masks are read a byte at a time (mask.to_bytes(6, "little")): per byte i and value v (bits 8i..
+# of a mask), the territories of those bits in code order, and the mask of all their neighbours.
+def _chunk_tables(first: Any, item: Any, join: Any) -> tuple[tuple[Any, ...], ...]:
+    """Per byte i of a land mask and value v: join(item[t], the entry of v less its lowest bit),
+    t the lowest bit's territory (in code order the first of them); `first` for v = 0."""
+    out = []
+    for i in range(6):
+        chunk = [first]
+        for v in range(1, 256):
+            low = v & -v
+            r = 8 * i + low.bit_length() - 1
+            chunk.append(join(item[BY_CODE[r]], chunk[v ^ low]) if r < NUM_TERRITORIES else chunk[v ^ low])
+        out.append(tuple(chunk))
+    return tuple(out)
+
+
+_CHUNK_LAND = _chunk_tables((), tuple((t,) for t in range(NUM_TERRITORIES)), add)
+_CHUNK_NEAR = _chunk_tables(0, NEAR, or_)
 assert NUM_TERRITORIES == 42
 _BY_RANK_DOWN = itemgetter(*reversed(BY_CODE))  # owner list -> owners from the highest code rank down
 _DIGIT = tuple(bytes(49 if v == seat else 48 for v in range(256)) for seat in range(8))  # seat -> b"1", else b"0"
@@ -59,26 +71,22 @@ def land_mask(owner: list[int], seat: int) -> int:
 
 def land(mask: int) -> tuple[int, ...]:
     """The territories of a land mask, in code order."""
-    c = _CHUNK_LAND
-    return (c[0][mask & 127] + c[1][mask >> 7 & 127] + c[2][mask >> 14 & 127] + c[3][mask >> 21 & 127]
-            + c[4][mask >> 28 & 127] + c[5][mask >> 35])
+    c, b = _CHUNK_LAND, mask.to_bytes(6, "little")
+    return c[0][b[0]] + c[1][b[1]] + c[2][b[2]] + c[3][b[3]] + c[4][b[4]] + c[5][b[5]]
 
 
 def land_near(mask: int, of: int) -> tuple[int, ...]:
     """The territories of land mask `of` next to one in `mask`, in code order: land(near(mask) & of)."""
-    c = _CHUNK_NEAR
-    m = of & (c[0][mask & 127] | c[1][mask >> 7 & 127] | c[2][mask >> 14 & 127] | c[3][mask >> 21 & 127]
-              | c[4][mask >> 28 & 127] | c[5][mask >> 35])
-    c = _CHUNK_LAND
-    return (c[0][m & 127] + c[1][m >> 7 & 127] + c[2][m >> 14 & 127] + c[3][m >> 21 & 127]
-            + c[4][m >> 28 & 127] + c[5][m >> 35])
+    c, b = _CHUNK_NEAR, mask.to_bytes(6, "little")
+    m = of & (c[0][b[0]] | c[1][b[1]] | c[2][b[2]] | c[3][b[3]] | c[4][b[4]] | c[5][b[5]])
+    c, b = _CHUNK_LAND, m.to_bytes(6, "little")
+    return c[0][b[0]] + c[1][b[1]] + c[2][b[2]] + c[3][b[3]] + c[4][b[4]] + c[5][b[5]]
 
 
 def near(mask: int) -> int:
     """The land mask of every neighbour of a territory in `mask`."""
-    c = _CHUNK_NEAR
-    return (c[0][mask & 127] | c[1][mask >> 7 & 127] | c[2][mask >> 14 & 127] | c[3][mask >> 21 & 127]
-            | c[4][mask >> 28 & 127] | c[5][mask >> 35])
+    c, b = _CHUNK_NEAR, mask.to_bytes(6, "little")
+    return c[0][b[0]] | c[1][b[1]] | c[2][b[2]] | c[3][b[3]] | c[4][b[4]] | c[5][b[5]]
 
 
 def submasks(mask: int) -> list[int]:
@@ -156,15 +164,7 @@ def place_table(left: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
     """PLACE_TABLES[left], made if missing."""
     table = PLACE_TABLES.get(left)
     if table is None:
-        row = placements(left)
-        chunks = []
-        for i in range(6):
-            chunk: list[tuple[str, ...]] = [()]
-            for v in range(1, 128):  # the lowest bit's territory comes first in code order
-                low = v & -v
-                chunk.append(row[BY_CODE[7 * i + low.bit_length() - 1]] + chunk[v ^ low])
-            chunks.append(tuple(chunk))
-        table = PLACE_TABLES[left] = tuple(chunks)
+        table = PLACE_TABLES[left] = _chunk_tables((), placements(left), add)
     return table
 
 

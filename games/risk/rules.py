@@ -480,18 +480,18 @@ class RiskState(State):
             forced = self._cards and len(self._hands[self._cur]) >= MAX_HAND  # no cards: no hands
             if forced:
                 out = []
-            else:  # the placements on the land, 7 code ranks at a time (PLACE_TABLES)
-                m, left = self._own_mask, self._reinf
+            else:  # the placements on the land, a byte of the mask at a time (PLACE_TABLES)
+                b, left = self._own_mask.to_bytes(6, "little"), self._reinf
                 try:
                     c0, c1, c2, c3, c4, c5 = PLACE_TABLES[left]
                 except KeyError:
                     c0, c1, c2, c3, c4, c5 = place_table(left)
-                out = list(c0[m & 127])
-                out += c1[m >> 7 & 127]
-                out += c2[m >> 14 & 127]
-                out += c3[m >> 21 & 127]
-                out += c4[m >> 28 & 127]
-                out += c5[m >> 35]
+                out = list(c0[b[0]])
+                out += c1[b[1]]
+                out += c2[b[2]]
+                out += c3[b[3]]
+                out += c4[b[4]]
+                out += c5[b[5]]
             if self._cards and (forced or not self._cash):
                 out += trades(self._hands[self._cur])  # "place:..." < "trade:..."
             return out
