@@ -236,14 +236,12 @@ class RiskState(State):
             # draws (CPython's _randbelow_with_getrandbits), without its call layers; the
             # attacker's dice first.
             _, _, ad, dd = self._pending
-            bits = rng.getrandbits
             dice = []
-            add = dice.append
             for _ in _COUNTS[ad + dd]:
-                r = bits(3)
+                r = rng.getrandbits(3)
                 while r >= 6:
-                    r = bits(3)
-                add(r + 1)
+                    r = rng.getrandbits(3)
+                dice.append(r + 1)
             return [dice[:ad], dice[ad:]]
         if ph == DRAW:
             return CARD_CODES[self._pile[rng.randrange(len(self._pile))]]
