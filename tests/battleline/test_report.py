@@ -6,13 +6,12 @@ in the store; checked on hand-made rows and against the per-game Python count th
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
 from ops.plugins.battleline.report import ENDS, report
 from ops.tournament.sections import Games, mean, rate
-from ops.tournament.store import Store
+from tests.store_rows import full_row, played, same_sections, stored
 
 
 def python_report(games: Any) -> list[dict[str, Any]]:
@@ -49,26 +48,6 @@ def python_report(games: Any) -> list[dict[str, Any]]:
         {"title": "the first mover (share of decided games [95% CI] (games))", "histogram": None,
          "rows": [rate("won by the seat that moved first", first_won, decided)]},
     ]
-
-
-def full_row(i: int, seats: list[str], extra: dict | None, aborted: str | None = None) -> dict:
-    """A store row (every field Store.add reads) around a match's seats and extra."""
-    return {"game_id": f"g{i:08d}", "idx": i, "seed": i, "seats": seats,
-            "agents": [{"name": label, "options": {}} for label in seats], "scores": [0.5, 0.5],
-            "ranks": [1.5, 1.5], "winners": [], "roles": [], "steps": 10, "records": 20, "summary": "", "errors": 0,
-            "duration_ms": 1.0, "segment": "s.dlog", "offset": 0, "nbytes": 1, "runner": "t-r001", "teams": None,
-            "extra": extra, "aborted": aborted, "blame": 0 if aborted else None, "seat_errors": [0, 0]}
-
-
-def stored(tmp_path, rows: list[dict]) -> Store:
-    store = Store(tmp_path)
-    store.add(rows)
-    return store
-
-
-def _same(got: list[dict], want: list[dict]) -> bool:
-    """Equal sections, value for value (NaN equal to NaN: json writes both `NaN`)."""
-    return json.dumps(got) == json.dumps(want)
 
 
 def _game(winner, how, flags, first):
@@ -115,7 +94,7 @@ def test_edge_rows_count_as_the_python_count_did(tmp_path):
     store = stored(tmp_path, rows)
     games = Games(store.db)
     got, want = report(games), python_report(list(games))
-    assert _same(got, want)
+    assert same_sections(got, want)
     assert [r["label"] for r in got[0]["rows"]] == ["breakthrough", "envelopment", "double pass", "timeout"]
     assert got[0]["rows"][0]["n"] == 7 and got[3]["rows"][0]["n"] == 5
     assert {r["label"]: r["n"] for r in got[2]["rows"]} == {"a": 7, "b": 5, "c": 2}
@@ -126,20 +105,9 @@ def test_an_empty_store_gives_the_sections_without_games(tmp_path):
     store = stored(tmp_path, [])
     games = Games(store.db)
     got = report(games)
-    assert _same(got, python_report(list(games)))
+    assert same_sections(got, python_report(list(games)))
     assert [r["n"] for r in got[0]["rows"]] == [0, 0, 0] and got[1]["rows"] == got[2]["rows"] == []
     store.close()
-
-
-def _play(tmp_path, spec: dict) -> list[dict]:
-    from ops.tournament.runner import BatchPlayer, _check_meta
-    from ops.tournament.spec import parse_spec
-
-    parsed = parse_spec(spec)
-    store = Store(tmp_path)
-    _check_meta(store, parsed)
-    store.close()
-    return BatchPlayer(str(tmp_path), parsed.model_dump(mode="json"), "t-b001").play(list(range(spec["games"])))
 
 
 def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(tmp_path):
@@ -148,9 +116,9 @@ def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(
     (tmp_path / "one").mkdir()
     (tmp_path / "series").mkdir()
     lineup = [{"agent": "naive", "count": 1}, {"agent": "random", "count": 1}]
-    one = _play(tmp_path / "one", {"game": "battleline", "games": 12, "seed": 3, "options": {"tactics": False},
+    one = played(tmp_path / "one", {"game": "battleline", "games": 12, "seed": 3, "options": {"tactics": False},
                                    "seating": "permute_deal", "lineup": lineup})
-    series = _play(tmp_path / "series", {"game": "battleline", "games": 6, "seed": 4,
+    series = played(tmp_path / "series", {"game": "battleline", "games": 6, "seed": 4,
                                          "options": {"tactics": False, "series": 3}, "seating": "permute_deal",
                                          "lineup": [{"agent": "naive", "count": 1}, {"agent": "deep-barca", "count": 1}]})
     for i, row in enumerate(series):  # fresh ids after the single games
@@ -160,7 +128,7 @@ def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(
     store = stored(tmp_path, one + series)
     games = Games(store.db)
     got, want = report(games), python_report(list(games))
-    assert _same(got, want)
+    assert same_sections(got, want)
     assert sum(r["n"] for r in got[2]["rows"]) == 2 * (12 + 3 * 6)
     store.close()
 
@@ -168,15 +136,10 @@ def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(
 def test_a_tournament_report_carries_the_battleline_sections(tmp_path):
     from ops.tournament.html import format_html
     from ops.tournament.report import build_report, format_text
-    from ops.tournament.runner import BatchPlayer, _check_meta
-    from ops.tournament.spec import parse_spec
 
-    spec = parse_spec({"game": "battleline", "games": 4, "seed": 3, "options": {"tactics": False},
-                       "seating": "permute_deal", "lineup": [{"agent": "naive", "count": 1},
-                                                             {"agent": "random", "count": 1}]})
-    store = Store(tmp_path)
-    _check_meta(store, spec)
-    store.add(BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-b001").play(list(range(4))))
+    spec = {"game": "battleline", "games": 4, "seed": 3, "options": {"tactics": False},
+            "seating": "permute_deal", "lineup": [{"agent": "naive", "count": 1}, {"agent": "random", "count": 1}]}
+    store = stored(tmp_path, played(tmp_path, spec, "t-b001"))
     built = build_report(store)
     store.close()
     sections = {s["title"].split(" (")[0]: s["rows"] for s in built["sections"]}

@@ -5,13 +5,12 @@ in the store; checked on hand-made rows and against the per-game Python count th
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
 from ops.plugins.risk.report import report
 from ops.tournament.sections import Games, mean, rate
-from ops.tournament.store import Store
+from tests.store_rows import full_row, played, same_sections, stored
 
 DECADE = 10
 
@@ -54,37 +53,15 @@ def python_report(games: Any) -> list[dict[str, Any]]:
     ]
 
 
-def full_row(i: int, seats: list[str], winners: list[int], extra: dict | None, aborted: str | None = None) -> dict:
-    """A store row (every field Store.add reads) around a game's seats, winners and extra."""
-    k = len(seats)
-    return {"game_id": f"g{i:08d}", "idx": i, "seed": i, "seats": seats,
-            "agents": [{"name": label, "options": {}} for label in seats],
-            "scores": [1.0 if s in winners else 0.0 for s in range(k)], "ranks": [1.0] * k, "winners": winners,
-            "roles": [], "steps": 10, "records": 20, "summary": "", "errors": 0, "duration_ms": 1.0,
-            "segment": "s.dlog", "offset": 0, "nbytes": 1, "runner": "t-r001", "teams": None, "extra": extra,
-            "aborted": aborted, "blame": 0 if aborted else None, "seat_errors": [0] * k}
-
-
-def stored(tmp_path, rows: list[dict]) -> Store:
-    store = Store(tmp_path)
-    store.add(rows)
-    return store
-
-
 def _row(i, seats, winners, territories, eliminated, rounds):
-    return full_row(i, seats, winners, {"territories": territories, "eliminated": eliminated, "rounds": rounds})
-
-
-def _same(got: list[dict], want: list[dict]) -> bool:
-    """Equal sections, value for value (NaN equal to NaN: json writes both `NaN`)."""
-    return json.dumps(got) == json.dumps(want)
+    return full_row(i, seats, {"territories": territories, "eliminated": eliminated, "rounds": rounds}, winners)
 
 
 def test_sections_count_wins_leads_at_the_cap_and_survival(tmp_path):
     rows = [_row(0, ["td", "random"], [0], [42, 0], [None, 9], 9),  # td wins in round 9
             _row(1, ["random", "td"], [], [30, 12], [None, None], 60),  # drawn at the cap, random leads
             _row(2, ["td", "random"], [], [21, 21], [None, None], 60),  # drawn, a tie: nobody leads
-            full_row(3, ["td", "random"], [], None, aborted="over 5 s")]  # aborted: not counted
+            full_row(3, ["td", "random"], None, aborted="over 5 s")]  # aborted: not counted
     store = stored(tmp_path, rows)
     outcome, agents, held, length = report(Games(store.db))
     assert [(r["label"], r["value"], r["n"]) for r in outcome["rows"]] == [
@@ -108,15 +85,15 @@ def test_edge_rows_count_as_the_python_count_did(tmp_path):
             _row(3, ["a", "b", "c"], [2], [10, 11, 21], [None, None, None], 33),
             _row(4, ["a", "b"], [], [18, 18], [None, None], 40),
             _row(5, ["b", "a"], [1], [0, 30], [12, None], 15),
-            full_row(6, ["a", "b"], [], {"rounds": 40}),
-            full_row(7, ["b", "a"], [], {"territories": [], "eliminated": []}),
-            full_row(8, ["a"], [], {"territories": [], "rounds": 1}),  # one seat: holds 0 and leads
-            full_row(9, ["a", "b"], [], None),
+            full_row(6, ["a", "b"], {"rounds": 40}),
+            full_row(7, ["b", "a"], {"territories": [], "eliminated": []}),
+            full_row(8, ["a"], {"territories": [], "rounds": 1}),  # one seat: holds 0 and leads
+            full_row(9, ["a", "b"], None),
             _row(10, ["a", "b"], [0], [42, 0], [None, 0], 0)]
     store = stored(tmp_path, rows)
     games = Games(store.db)
     got, want = report(games), python_report(list(games))
-    assert _same(got, want)
+    assert same_sections(got, want)
     leads = {r["label"]: round(r["value"] * r["n"]) for r in got[1]["rows"] if "leads" in r["label"]}
     assert leads == {"a: leads at the cap": 2, "b: leads at the cap": 1, "c: leads at the cap": 0}
     assert got[0]["rows"][0]["n"] == 11 and got[3]["histogram"] == {"0": 1, "10": 1, "20": 1, "40": 6}
@@ -127,21 +104,10 @@ def test_an_empty_store_gives_the_sections_without_games(tmp_path):
     store = stored(tmp_path, [])
     games = Games(store.db)
     got = report(games)
-    assert _same(got, python_report(list(games)))
+    assert same_sections(got, python_report(list(games)))
     assert got[0]["rows"][0]["n"] == 0 and got[1]["rows"] == [] and got[3] == {
         "title": got[3]["title"], "rows": [], "histogram": None}
     store.close()
-
-
-def _play(tmp_path, spec: dict) -> list[dict]:
-    from ops.tournament.runner import BatchPlayer, _check_meta
-    from ops.tournament.spec import parse_spec
-
-    parsed = parse_spec(spec)
-    store = Store(tmp_path)
-    _check_meta(store, parsed)
-    store.close()
-    return BatchPlayer(str(tmp_path), parsed.model_dump(mode="json"), "t-r001").play(list(range(spec["games"])))
 
 
 def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(tmp_path):
@@ -149,10 +115,10 @@ def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(
     at the cap and some won, eliminations in the 3-player games; both together in one store."""
     (tmp_path / "two").mkdir()
     (tmp_path / "three").mkdir()
-    two = _play(tmp_path / "two", {"game": "risk", "games": 14, "seed": 5, "options": {"players": 2, "max_rounds": 8},
+    two = played(tmp_path / "two", {"game": "risk", "games": 14, "seed": 5, "options": {"players": 2, "max_rounds": 8},
                                    "seating": "rotate", "lineup": [{"agent": "heuristic", "count": 1},
                                                                    {"agent": "random", "count": 1}]})
-    three = _play(tmp_path / "three", {"game": "risk", "games": 12, "seed": 7, "options": {"players": 3, "max_rounds": 10},
+    three = played(tmp_path / "three", {"game": "risk", "games": 12, "seed": 7, "options": {"players": 3, "max_rounds": 10},
                                        "seating": "rotate", "lineup": [{"agent": "heuristic", "count": 2},
                                                                        {"agent": "random", "count": 1}]})
     for i, row in enumerate(three):  # fresh ids after the 2-player games
@@ -163,7 +129,7 @@ def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(
     store = stored(tmp_path, two + three)
     games = Games(store.db)
     got, want = report(games), python_report(list(games))
-    assert _same(got, want)
+    assert same_sections(got, want)
     assert got[0]["rows"][0]["n"] == 26 and sum(r["n"] for r in got[2]["rows"]) == 2 * 14 + 3 * 12
     store.close()
 
@@ -171,14 +137,10 @@ def test_sections_counted_in_the_store_equal_the_python_count_over_played_games(
 def test_a_tournament_report_carries_the_risk_sections(tmp_path):
     from ops.tournament.html import format_html
     from ops.tournament.report import build_report, format_text
-    from ops.tournament.runner import BatchPlayer, _check_meta
-    from ops.tournament.spec import parse_spec
 
-    spec = parse_spec({"game": "risk", "games": 4, "seed": 3, "options": {"players": 2, "max_rounds": 8},
-                       "seating": "rotate", "lineup": [{"agent": "heuristic", "count": 1}, {"agent": "random", "count": 1}]})
-    store = Store(tmp_path)
-    _check_meta(store, spec)
-    store.add(BatchPlayer(str(tmp_path), spec.model_dump(mode="json"), "t-r001").play(list(range(4))))
+    spec = {"game": "risk", "games": 4, "seed": 3, "options": {"players": 2, "max_rounds": 8},
+            "seating": "rotate", "lineup": [{"agent": "heuristic", "count": 1}, {"agent": "random", "count": 1}]}
+    store = stored(tmp_path, played(tmp_path, spec, "t-r001"))
     built = build_report(store)
     store.close()
     titles = [s["title"] for s in built["sections"]]
