@@ -10,7 +10,12 @@
 4. time to load one game by id (index lookup + segment read) from a store of N games
    (default 100,000 small 5-player games; goal <= 50 ms).
 
-    python -m ops.bench.tournament [--games 3000] [--rounds 5] [--store-games 100000] [--skip-store]
+    python -m ops.bench.tournament [--games 3000] [--rounds 5] [--store-games 100000] [--skip-store] [--fresh-ray]
+
+By default every tournament run reuses the one local Ray started at the beginning; Ray prestarts a
+worker process a CPU only when it starts, so after the first run each runner waits for a fresh
+worker process (~2 s here). `--fresh-ray` starts a local Ray for each tournament run, outside the
+timing, as `detente tournament run` has one started for it: its runners take the prestarted workers.
 """
 
 from __future__ import annotations
@@ -167,19 +172,29 @@ def main() -> None:
     parser.add_argument("--store-games", type=int, default=100_000)
     parser.add_argument("--skip-store", action="store_true")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved repetitions; medians and spreads reported")
+    parser.add_argument("--fresh-ray", action="store_true", help="a local Ray started for each tournament run (untimed)")
     args = parser.parse_args()
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    def start_ray() -> None:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+
+    def in_ray(runners: int) -> dict[str, Any]:
+        if args.fresh_ray:
+            ray.shutdown()
+            start_ray()
+        return tournament_rate(spec, runners)
+
+    start_ray()
     spec = load_spec(EXAMPLE, games=args.games)
     tournament_rate(load_spec(EXAMPLE, games=20), 2)  # warm-up: worker processes, imports
     bare, one, two = [], [], []
     for r in range(args.rounds):  # interleaved, the order rotated: the box is shared and noisy
         runs = [
             ("bare", lambda: bare.append(bare_loop(spec))),
-            ("one", lambda: one.append(tournament_rate(spec, 1))),
-            ("two", lambda: two.append(tournament_rate(spec, 2))),
+            ("one", lambda: one.append(in_ray(1))),
+            ("two", lambda: two.append(in_ray(2))),
         ]
         for _name, go in runs[r % 3 :] + runs[: r % 3]:
             go()
@@ -192,7 +207,8 @@ def main() -> None:
     overhead_steady = [100 * (1 - o["steady"] / b["rate"]) for o, b in zip(one, bare)]
     speedup = [t["rate"] / o["rate"] for t, o in zip(two, one)]
     speedup_steady = [t["steady"] / o["steady"] for t, o in zip(two, one)]
-    print(f"\n{args.games} games of {EXAMPLE}, {args.rounds} interleaved rounds: median [min, max]")
+    ray_note = "a fresh local Ray for each run" if args.fresh_ray else "one local Ray for all runs"
+    print(f"\n{args.games} games of {EXAMPLE}, {args.rounds} interleaved rounds ({ray_note}): median [min, max]")
     print(
         f"bare inline loop, this process     : {spread([b['rate'] for b in bare])} games/s, "
         f"CPU {spread([b['cpu_s'] for b in bare])} s"
