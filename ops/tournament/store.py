@@ -50,6 +50,7 @@ _TYPES = (
     "integer", "integer", "varchar", "integer", "double", "varchar", "bigint", "bigint", "varchar", "integer[][]",
     "json", "varchar", "integer", "integer[]",
 )
+assert len(_TYPES) == len(_COLUMNS)
 # One statement for any number of rows: parameter i is column i's values, one per row, in row
 # order; unnest zips the lists (all the same length) back into rows.
 _QUOTED = ", ".join('"' + c + '"' for c in _COLUMNS)
