@@ -55,14 +55,18 @@ def bare_loop(spec) -> dict[str, float]:
 
 
 class RunnerCPU:
-    """CPU seconds of each Ray runner process, sampled from /proc while a run goes (Linux only;
-    a runner's last <= `every` seconds before it exits are missed). Runners are the processes
-    whose title names RayRunner."""
+    """CPU seconds of each of a run's Ray runner processes, sampled from /proc while the run goes
+    (Linux only; a runner's last <= `every` seconds before it exits are missed). A runner is a Ray
+    worker process whose title names RayRunner; one that already did at the start (a runner of the
+    run before, not yet gone) is not this run's. A prestarted worker that becomes a runner counts
+    from the run's start, what it spent idle before left out."""
 
     def __init__(self, every: float = 0.1):
         import threading
 
-        self.every, self.seen = every, {}
+        self.every = every
+        self.seen: dict[int, float] = {}  # pid -> CPU seconds at the latest sample, of Ray workers
+        self.runners: set[int] = set()  # pids seen named RayRunner
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._tick = os.sysconf("SC_CLK_TCK")
@@ -73,13 +77,16 @@ class RunnerCPU:
                 continue
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    if b"RayRunner" not in f.read():
-                        continue
+                    title = f.read()
+                if not title.startswith(b"ray::"):
+                    continue
                 with open(f"/proc/{pid}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
             self.seen[int(pid)] = (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
+            if b"RayRunner" in title:
+                self.runners.add(int(pid))
 
     def _loop(self) -> None:
         while not self._stop.wait(self.every):
@@ -87,7 +94,7 @@ class RunnerCPU:
 
     def __enter__(self) -> Self:
         self._sample()
-        self.before = dict(self.seen)
+        self.before, self.old = dict(self.seen), set(self.runners)
         self._thread.start()
         return self
 
@@ -96,8 +103,8 @@ class RunnerCPU:
         self._thread.join()
 
     def per_runner(self) -> list[float]:
-        """CPU seconds each runner used during the run (runners started before it count from then)."""
-        return sorted(s - self.before.get(pid, 0.0) for pid, s in self.seen.items())
+        """CPU seconds each of this run's runners used during the run."""
+        return sorted(self.seen[pid] - self.before.get(pid, 0.0) for pid in self.runners - self.old)
 
 
 def tournament_rate(spec, runners: int) -> dict[str, Any]:
