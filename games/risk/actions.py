@@ -69,24 +69,14 @@ def land_mask(owner: list[int], seat: int) -> int:
         return sum(LAND_BIT[t] for t in range(NUM_TERRITORIES) if owner[t] == seat)
 
 
-def land(mask: int) -> tuple[int, ...]:
-    """The territories of a land mask, in code order."""
-    c, b = _CHUNK_LAND, mask.to_bytes(6, "little")
-    return c[0][b[0]] + c[1][b[1]] + c[2][b[2]] + c[3][b[3]] + c[4][b[4]] + c[5][b[5]]
-
-
 def land_near(mask: int, of: int) -> tuple[int, ...]:
-    """The territories of land mask `of` next to one in `mask`, in code order: land(near(mask) & of)."""
+    """The territories of land mask `of` next to one in `mask`, in code order: the neighbours'
+    mask of `mask` (_CHUNK_NEAR, a byte at a time) and `of`, read back into territories
+    (_CHUNK_LAND). The only reader of the two tables: inlined, it runs on every attack list."""
     c, b = _CHUNK_NEAR, mask.to_bytes(6, "little")
     m = of & (c[0][b[0]] | c[1][b[1]] | c[2][b[2]] | c[3][b[3]] | c[4][b[4]] | c[5][b[5]])
     c, b = _CHUNK_LAND, m.to_bytes(6, "little")
     return c[0][b[0]] + c[1][b[1]] + c[2][b[2]] + c[3][b[3]] + c[4][b[4]] + c[5][b[5]]
-
-
-def near(mask: int) -> int:
-    """The land mask of every neighbour of a territory in `mask`."""
-    c, b = _CHUNK_NEAR, mask.to_bytes(6, "little")
-    return c[0][b[0]] | c[1][b[1]] | c[2][b[2]] | c[3][b[3]] | c[4][b[4]] | c[5][b[5]]
 
 
 def submasks(mask: int) -> list[int]:
