@@ -12,7 +12,6 @@ BatchPlayer) copied under fresh game ids, so the values are what a tournament st
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import statistics
 import tempfile
@@ -21,23 +20,14 @@ from pathlib import Path
 
 from ops.tournament.runner import BatchPlayer
 from ops.tournament.spec import game_id, load_spec
-from ops.tournament.store import _COLUMNS, Store
+from ops.tournament.store import _COLUMNS, _QUOTED, Store, row_values
 
 
 def plain_add(store: Store, rows: list[dict]) -> int:
     """The insert `Store.add` made before (kept here to compare with): one parameter per value."""
-    params: list = []
-    for r in rows:
-        params += [
-            r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
-            r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
-            r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
-            r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
-            r.get("aborted"), r.get("blame"), r.get("seat_errors"),
-        ]
+    params = [v for r in rows for v in row_values(r)]
     marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
-    columns = ", ".join(f'"{c}"' for c in _COLUMNS)
-    sql = f"insert or ignore into games ({columns}) values {', '.join([marks] * len(rows))} returning game_id"
+    sql = f"insert or ignore into games ({_QUOTED}) values {', '.join([marks] * len(rows))} returning game_id"
     return len(store.db.execute(sql, params).fetchall())
 
 

@@ -91,6 +91,18 @@ _SCHEMA = [
 ]
 
 
+def row_values(r: dict[str, Any]) -> tuple[Any, ...]:
+    """A result row's values in `_COLUMNS` order, as the table stores them (agents and extra as
+    JSON text; teams filled in for rows without them)."""
+    return (
+        r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
+        r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
+        r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
+        r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
+        r.get("aborted"), r.get("blame"), r.get("seat_errors"),
+    )
+
+
 class StoreError(Exception):
     """The store cannot be opened or does not belong to this tournament."""
 
@@ -196,14 +208,7 @@ class Store:
             return 0
         columns: list[list[Any]] = [[] for _ in _COLUMNS]
         for r in rows:
-            values = (
-                r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
-                r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
-                r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
-                r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
-                r.get("aborted"), r.get("blame"), r.get("seat_errors"),
-            )
-            for column, value in zip(columns, values):
+            for column, value in zip(columns, row_values(r)):
                 column.append(value)
         try:
             if self.budget is not None:  # the injected disk-full: nothing of this statement is written

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from ops.tournament.store import _COLUMNS, Store
+from ops.tournament.store import _COLUMNS, _QUOTED, Store, row_values
 
 
 def _row(i: int, **over) -> dict:
@@ -35,16 +35,9 @@ ROWS = [
 def _plain_insert(store: Store, rows: list[dict]) -> None:
     """The reference: one `?` per value, one row of them per game."""
     marks = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
-    columns = ", ".join(f'"{c}"' for c in _COLUMNS)
     for r in rows:
-        values = [
-            r["game_id"], r["idx"], r["seed"], r["seats"], [a["name"] for a in r["agents"]], json.dumps(r["agents"]),
-            r["scores"], r["ranks"], r["winners"], r["roles"], r["steps"], r["records"], r["summary"], r["errors"],
-            r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
-            r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
-            r.get("aborted"), r.get("blame"), r.get("seat_errors"),
-        ]
-        store.db.execute(f"insert into games ({columns}) values {marks}", values)
+        values = list(row_values(r))
+        store.db.execute(f"insert into games ({_QUOTED}) values {marks}", values)
 
 
 def _table(store: Store) -> list[tuple]:
