@@ -14,7 +14,8 @@ agent's decision time, and TD training games/s with 1 and 2 workers.
   this speed work) and on this tree's, loaded side by side in one process
   (the old `games` package imported from a `git archive` in a temporary folder), game by game in
   turns, which side goes first alternating; CPU time, the best round of each side and the ratio
-  after / before of every round (the games must come out the same on both sides).
+  after / before of every round (the games must come out the same on both sides: their lengths
+  are compared; `python -m ops.bench.risk_lockstep --rev REV` compares every step).
 - stack: the same kind of games with the `random` agent through referee, bus and an in-memory log.
 - td: CPU per decision of `td` (the shipped net) in three-player games with itself, per phase,
   played straight on the rules (actors.risk.direct: the same decisions as through the bus), after
