@@ -52,11 +52,20 @@ _TYPES = (
 )
 assert len(_TYPES) == len(_COLUMNS)
 # One statement for any number of rows: parameter i is column i's values, one per row, in row
-# order; unnest zips the lists (all the same length) back into rows.
+# order; unnest zips the lists (all the same length) back into rows. Each list is bound as one
+# JSON text, cast by DuckDB (_INSERT: 0.7x the CPU of binding the Python lists, whose values the
+# binding converts one by one; `python -m ops.bench.store_insert`), or, for values JSON has no
+# text for (NaN, infinities), as the Python lists (_INSERT_LISTS). The `json` columns' values are
+# JSON texts already: bound as strings.
 _QUOTED = ", ".join('"' + c + '"' for c in _COLUMNS)
-_INSERT = (
+_INSERT_LISTS = (
     f"insert or ignore into games ({_QUOTED}) select "
     + ", ".join(f"unnest(${i + 1}::{t}[])" for i, t in enumerate(_TYPES))
+    + " returning game_id"
+)
+_INSERT = (
+    f"insert or ignore into games ({_QUOTED}) select "
+    + ", ".join(f"unnest(${i + 1}::json::{'varchar' if t == 'json' else t}[])" for i, t in enumerate(_TYPES))
     + " returning game_id"
 )
 
@@ -130,9 +139,12 @@ class Store:
     `wait` seconds for such a moment: a report or a lookup works while a run goes on."""
 
     def __init__(self, out: str | Path, read_only: bool = False, wait: float = 10.0, budget: "ByteBudget | None" = None,
-                 schema: bool = True):
+                 schema: bool = True, threads: int | None = None):
         """`schema=False`: the tables are known to be there and current (the Recorder's opens,
-        after the driver's first one made them), so the statements that make them are skipped."""
+        after the driver's first one made them), so the statements that make them are skipped.
+        `threads`: DuckDB's worker threads (default: one a CPU); the Recorder's small inserts use
+        one (they gain nothing from more: `python -m ops.bench.store_insert`), leaving the cores to
+        the runners."""
         import duckdb  # here, not at the top: runner processes use this module's fault hooks, never DuckDB
 
         path = self.path = Path(out) / STORE
@@ -145,7 +157,7 @@ class Store:
         deadline = time.monotonic() + wait
         while True:
             try:
-                self.db = duckdb.connect(str(path), read_only=read_only)
+                self.db = duckdb.connect(str(path), read_only=read_only, config={} if threads is None else {"threads": threads})
                 break
             except duckdb.IOException as exc:
                 if _no_space(exc):
@@ -201,7 +213,8 @@ class Store:
         """Record finished games in one statement; games already recorded are skipped.
 
         The rows go in as one list per column, unnested by DuckDB (`_INSERT`): binding 24 lists
-        costs about a third of binding 24 parameters a row (`python -m ops.bench.store_insert`)."""
+        as JSON texts costs about a quarter of binding 24 parameters a row (`python -m
+        ops.bench.store_insert`)."""
         import duckdb
 
         if not rows:
@@ -213,7 +226,11 @@ class Store:
         try:
             if self.budget is not None:  # the injected disk-full: nothing of this statement is written
                 self.budget.spend(sum(len(str(v)) for column in columns for v in column), str(self.path))
-            added = {gid for (gid,) in self.db.execute(_INSERT, columns).fetchall()}
+            try:
+                statement, params = _INSERT, [json.dumps(c, ensure_ascii=False, allow_nan=False) for c in columns]
+            except ValueError:  # a NaN or an infinity: no JSON text for it
+                statement, params = _INSERT_LISTS, columns
+            added = {gid for (gid,) in self.db.execute(statement, params).fetchall()}
         except (duckdb.Error, OSError) as exc:  # a full disk, a read-only file: the transaction is rolled back
             raise storage_error(f"{self.path} ({len(rows)} games not recorded)", exc) from None
         lookup.write_slots(self.out, [(r["idx"], r["segment"], r["offset"], r["nbytes"]) for r in rows
@@ -281,7 +298,7 @@ class Recorder:
     def _write(self, wait: float) -> None:
         self._last = time.monotonic()
         try:
-            store = Store(self.out, wait=wait, budget=self.budget, schema=False)  # the driver's first open made it
+            store = Store(self.out, wait=wait, budget=self.budget, schema=False, threads=1)  # the driver's first open made it
         except StoreError:
             if wait:
                 raise

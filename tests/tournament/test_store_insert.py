@@ -5,6 +5,7 @@ and row: the same values in every column, for rows with every kind of value a re
 from __future__ import annotations
 
 import json
+import math
 
 from ops.tournament.store import _COLUMNS, _QUOTED, Store, row_values
 
@@ -29,6 +30,8 @@ ROWS = [
     _row(1, scores=[None, None, None], ranks=[1.0, 1.0, 3.0], winners=[], aborted="over 5 s", blame=2),
     _row(2, teams=None, extra=None, seat_errors=None, roles=[]),
     _row(3, winners=[0, 1], scores=[0.5, 0.5, 0.0]),
+    _row(4, seed=2**64 - 1, summary="emoji \U0001f600, a backslash \\ and a newline\n", seats=["\u00e9", "x", "y"],
+         duration_ms=1e-300, scores=[-0.0, 1e308, 0.1 + 0.2]),
 ]
 
 
@@ -55,6 +58,8 @@ def test_columnar_insert_stores_what_a_plain_insert_stores(tmp_path):
     by_id = {row[0]: dict(zip(_COLUMNS, row)) for row in got}
     assert by_id["g00000001"]["scores"] == [None, None, None] and by_id["g00000001"]["blame"] == 2
     assert by_id["g00000000"]["seed"] == 2**63 - 1 and by_id["g00000002"]["teams"] == [[0], [1], [2]]
+    assert by_id["g00000004"]["seed"] == 2**64 - 1 and by_id["g00000004"]["scores"] == [-0.0, 1e308, 0.1 + 0.2]
+    assert by_id["g00000004"]["summary"] == ROWS[4]["summary"]
     assert json.loads(by_id["g00000003"]["extra"]) == {"days": 3, "nested": {"x": [1, 2]}}
     # the seats view reads the columnar rows as it reads the others
     view = "select game_id, seat, label, score, win from seats order by all"
@@ -66,7 +71,18 @@ def test_columnar_insert_stores_what_a_plain_insert_stores(tmp_path):
 def test_columnar_insert_skips_recorded_games_and_counts_the_new(tmp_path):
     store = Store(tmp_path)
     assert store.add(ROWS[:2]) == 2
-    assert store.add(ROWS) == 2  # the first two were recorded: identity by game id
+    assert store.add(ROWS) == len(ROWS) - 2  # the first two were recorded: identity by game id
     assert store.add([]) == 0
-    assert store.count() == len(ROWS) and store.recorded() == {0, 1, 2, 3}
+    assert store.count() == len(ROWS) and store.recorded() == set(range(len(ROWS)))
+    store.close()
+
+
+def test_rows_json_has_no_text_for_go_in_as_python_lists(tmp_path):
+    """A NaN or an infinity (no JSON text for them) takes the list binding: stored as it is."""
+    store = Store(tmp_path)
+    rows = [_row(0, duration_ms=float("nan")), _row(1, scores=[float("inf"), float("-inf"), 0.0])]
+    assert store.add(rows) == 2
+    got = {row[0]: dict(zip(_COLUMNS, row)) for row in _table(store)}
+    assert math.isnan(got["g00000000"]["duration_ms"]) and got["g00000001"]["scores"] == [math.inf, -math.inf, 0.0]
+    assert got["g00000001"]["summary"] == rows[1]["summary"] and got["g00000001"]["seats"] == ["so", "pr", "så"]
     store.close()
