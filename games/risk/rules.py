@@ -376,6 +376,8 @@ class RiskState(State):
             return []
         legal = self._legal
         if legal is None:
+            if ph == REINFORCE:  # made afresh for each call, not kept: a copy of it would cost as much
+                return self._compute_legal()
             legal = self._legal = self._compute_legal()
         return list(legal)  # a list or a tuple (_compute_legal)
 
@@ -484,12 +486,7 @@ class RiskState(State):
                     c0, c1, c2, c3, c4, c5 = PLACE_TABLES[left]
                 except KeyError:
                     c0, c1, c2, c3, c4, c5 = place_table(left)
-                out = list(c0[b[0]])
-                out += c1[b[1]]
-                out += c2[b[2]]
-                out += c3[b[3]]
-                out += c4[b[4]]
-                out += c5[b[5]]
+                out = [*c0[b[0]], *c1[b[1]], *c2[b[2]], *c3[b[3]], *c4[b[4]], *c5[b[5]]]
             if self._cards and (forced or not self._cash):
                 out += trades(self._hands[self._cur])  # "place:..." < "trade:..."
             return out
