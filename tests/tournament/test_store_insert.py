@@ -30,7 +30,7 @@ ROWS = [
     _row(1, scores=[None, None, None], ranks=[1.0, 1.0, 3.0], winners=[], aborted="over 5 s", blame=2),
     _row(2, teams=None, extra=None, seat_errors=None, roles=[]),
     _row(3, winners=[0, 1], scores=[0.5, 0.5, 0.0]),
-    _row(4, seed=2**64 - 1, summary="emoji \U0001f600, a backslash \\ and a newline\n", seats=["\u00e9", "x", "y"],
+    _row(4, seed=2**64 - 1, summary="emoji \U0001f600, a backslash \\ and a newline\n", seats=["\u00e9\x00", "\u2028", "\U0010ffff"],
          duration_ms=1e-300, scores=[-0.0, 1e308, 0.1 + 0.2]),
 ]
 
