@@ -55,6 +55,8 @@ def _chunk_tables(first: Any, item: Any, join: Any) -> tuple[tuple[Any, ...], ..
 
 _CHUNK_LAND = _chunk_tables((), tuple((t,) for t in range(NUM_TERRITORIES)), add)
 _CHUNK_NEAR = _chunk_tables(0, NEAR, or_)
+_L0, _L1, _L2, _L3, _L4, _L5 = _CHUNK_LAND  # one global a chunk: land_near reads them directly
+_N0, _N1, _N2, _N3, _N4, _N5 = _CHUNK_NEAR
 assert NUM_TERRITORIES == 42
 _BY_RANK_DOWN = itemgetter(*reversed(BY_CODE))  # owner list -> owners from the highest code rank down
 _DIGIT = tuple(bytes(49 if v == seat else 48 for v in range(256)) for seat in range(8))  # seat -> b"1", else b"0"
@@ -69,14 +71,14 @@ def land_mask(owner: list[int], seat: int) -> int:
         return sum(LAND_BIT[t] for t in range(NUM_TERRITORIES) if owner[t] == seat)
 
 
-def land_near(mask: int, of: int) -> tuple[int, ...]:
+def land_near(mask: int, of: int) -> list[int]:
     """The territories of land mask `of` next to one in `mask`, in code order: the neighbours'
     mask of `mask` (_CHUNK_NEAR, a byte at a time) and `of`, read back into territories
     (_CHUNK_LAND). The only reader of the two tables: inlined, it runs on every attack list."""
-    c, b = _CHUNK_NEAR, mask.to_bytes(6, "little")
-    m = of & (c[0][b[0]] | c[1][b[1]] | c[2][b[2]] | c[3][b[3]] | c[4][b[4]] | c[5][b[5]])
-    c, b = _CHUNK_LAND, m.to_bytes(6, "little")
-    return c[0][b[0]] + c[1][b[1]] + c[2][b[2]] + c[3][b[3]] + c[4][b[4]] + c[5][b[5]]
+    b0, b1, b2, b3, b4, b5 = mask.to_bytes(6, "little")  # unpacked: a bytes subscript is not a fast one
+    m = of & (_N0[b0] | _N1[b1] | _N2[b2] | _N3[b3] | _N4[b4] | _N5[b5])
+    b0, b1, b2, b3, b4, b5 = m.to_bytes(6, "little")
+    return [*_L0[b0], *_L1[b1], *_L2[b2], *_L3[b3], *_L4[b4], *_L5[b5]]
 
 
 def submasks(mask: int) -> list[int]:
@@ -105,13 +107,16 @@ def fortify_run(f: int, friends: int) -> tuple[str, ...]:
     return tuple(s for t, s in FORTIFIES_BY_CODE[f] if friends & LAND_BIT[t])
 
 
-# Every attack run, attack_run(f, targets, dice) at key f | dice << 6 | targets << 8, and every
-# fortify run, fortify_run(f, friends) at key f | friends << 6 (plain dicts, so that a look-up is
-# one specialised subscript; 2,682 and 894 runs, ~10 ms to make).
-ATTACK_RUNS = {f | d << 6 | targets << 8: attack_run(f, targets, d)
-               for f in range(NUM_TERRITORIES) for targets in submasks(NEAR[f]) for d in (1, 2, 3)}
-FORTIFY_RUNS = {f | friends << 6: fortify_run(f, friends)
-                for f in range(NUM_TERRITORIES) for friends in submasks(NEAR[f])}
+# Every attack run, attack_run(f, targets, dice) at ATTACK_RUNS[f][dice][targets], and every
+# fortify run, fortify_run(f, friends) at FORTIFY_RUNS[f][friends]: plain dicts keyed by the
+# neighbours' mask alone (a mask's bits are above 2^30, so each shift or "or" on one is an
+# allocation: one "and" is all a look-up needs), tuples by territory and dice; 2,682 and 894
+# runs, ~10 ms to make.
+ATTACK_RUNS = tuple((None,) + tuple({targets: attack_run(f, targets, d) for targets in submasks(NEAR[f])}
+                                    for d in (1, 2, 3))
+                    for f in range(NUM_TERRITORIES))
+FORTIFY_RUNS = tuple({friends: fortify_run(f, friends) for friends in submasks(NEAR[f])}
+                     for f in range(NUM_TERRITORIES))
 
 
 _PLACES: dict[tuple[int, int], str] = {}

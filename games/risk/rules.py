@@ -110,7 +110,6 @@ _PLACE_ONE_BY_CODE = tuple(_PLACE_ONE[t] for t in BY_CODE)
 _CLAIMS_BY_CODE = tuple(CLAIMS[t] for t in BY_CODE)
 assert list(_CLAIMS_BY_CODE) == sorted(CLAIMS) and tuple(BY_CODE) == tuple(CLAIM_ORDER)
 _COUNTS = tuple(range(n) for n in range(8))  # range(n), made once: a roll's dice to draw
-_NEAR6 = tuple(m << 6 for m in NEAR)  # NEAR shifted to a FORTIFY_RUNS key's place
 _BY_CODE_OF = itemgetter(*BY_CODE)  # a per-territory list -> its entries in code order
 _CONTINENT_MASKS = tuple((sum(LAND_BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
 
@@ -236,13 +235,18 @@ class RiskState(State):
             # draws (CPython's _randbelow_with_getrandbits), without its call layers; the
             # attacker's dice first.
             _, _, ad, dd = self._pending
-            dice = []
-            for _ in _COUNTS[ad + dd]:
-                r = rng.getrandbits(3)
+            draw, attack, defence = rng.getrandbits, [], []
+            for _ in _COUNTS[ad]:
+                r = draw(3)
                 while r >= 6:
-                    r = rng.getrandbits(3)
-                dice.append(r + 1)
-            return [dice[:ad], dice[ad:]]
+                    r = draw(3)
+                attack.append(r + 1)
+            for _ in _COUNTS[dd]:
+                r = draw(3)
+                while r >= 6:
+                    r = draw(3)
+                defence.append(r + 1)
+            return [attack, defence]
         if ph == DRAW:
             return CARD_CODES[self._pile[rng.randrange(len(self._pile))]]
         if ph == DEAL:
@@ -481,12 +485,13 @@ class RiskState(State):
             if forced:
                 out = []
             else:  # the placements on the land, a byte of the mask at a time (PLACE_TABLES)
-                b, left = self._own_mask.to_bytes(6, "little"), self._reinf
+                b0, b1, b2, b3, b4, b5 = self._own_mask.to_bytes(6, "little")  # unpacked: see land_near
+                left = self._reinf
                 try:
                     c0, c1, c2, c3, c4, c5 = PLACE_TABLES[left]
                 except KeyError:
                     c0, c1, c2, c3, c4, c5 = place_table(left)
-                out = [*c0[b[0]], *c1[b[1]], *c2[b[2]], *c3[b[3]], *c4[b[4]], *c5[b[5]]]
+                out = [*c0[b0], *c1[b1], *c2[b2], *c3[b3], *c4[b4], *c5[b5]]
             if self._cards and (forced or not self._cash):
                 out += trades(self._hands[self._cur])  # "place:..." < "trade:..."
             return out
@@ -513,7 +518,7 @@ class RiskState(State):
         for f in land_near(others, mine):  # the player's territories next to an enemy
             a = armies[f]
             if a >= 2:
-                out += runs[f | (3 if a > 3 else a - 1) << 6 | (near_of[f] & others) << 8]
+                out += runs[f][3 if a > 3 else a - 1][near_of[f] & others]
         out.append(END)  # "attack:..." < "end"
         self._attacks = out
         return out
@@ -523,10 +528,10 @@ class RiskState(State):
         if self._adjacent:  # walked in code order: sorted as built
             out = [END]  # "end" < "fortify:..."
             mine, armies = self._own_mask, self._armies
-            runs, near_of, mine6 = FORTIFY_RUNS, _NEAR6, mine << 6
+            runs, near_of = FORTIFY_RUNS, NEAR
             for f in land_near(mine, mine):  # the player's territories next to their own
                 if armies[f] >= 2:
-                    out += runs[f | (near_of[f] & mine6)]  # fortify_run(f, NEAR[f] & mine)
+                    out += runs[f][near_of[f] & mine]  # fortify_run(f, NEAR[f] & mine)
             return out
         out = [FORTIFIES[(f, t)] for f, t in self._fortify_pairs()]
         out.sort()
@@ -539,7 +544,7 @@ class RiskState(State):
         lo = bisect_left(attacks, ATTACK_PREFIX[f])
         hi = bisect_left(attacks, ATTACK_END[f], lo)
         targets = NEAR[f] & ~self._own_mask if a >= 2 else 0
-        run = ATTACK_RUNS[f | (3 if a > 3 else a - 1) << 6 | targets << 8] if targets else ()
+        run = ATTACK_RUNS[f][3 if a > 3 else a - 1][targets] if targets else ()
         return attacks[:lo] + list(run) + attacks[hi:]
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
