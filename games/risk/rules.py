@@ -112,6 +112,15 @@ assert list(_CLAIMS_BY_CODE) == sorted(CLAIMS) and tuple(BY_CODE) == tuple(CLAIM
 _COUNTS = tuple(range(n) for n in range(8))  # range(n), made once: a roll's dice to draw
 _BY_CODE_OF = itemgetter(*BY_CODE)  # a per-territory list -> its entries in code order
 _CONTINENT_MASKS = tuple((sum(LAND_BIT[t] for t in m), b) for m, b in zip(CONTINENT_MEMBERS, CONTINENT_BONUS))
+# The continents a land mask holds, a byte at a time: per byte i and value v, the continents (bit c
+# for continent c) whose territories in that byte are all in v; the AND over the six bytes is the
+# continents held, and _BONUS_OF that set their bonus (small ints throughout, where the masks'
+# own ANDs are 42-bit ones).
+_HELD = tuple(tuple(sum(1 << c for c, (members, _) in enumerate(_CONTINENT_MASKS)
+                        if (members >> 8 * i & 255) & ~v == 0) for v in range(256)) for i in range(6))
+_H0, _H1, _H2, _H3, _H4, _H5 = _HELD
+_BONUS_OF = tuple(sum(b for c, b in enumerate(CONTINENT_BONUS) if held >> c & 1) for held in range(64))
+assert len(CONTINENT_BONUS) == 6
 
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
     "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
@@ -593,10 +602,8 @@ class RiskState(State):
     def _begin_turn(self) -> None:
         p = self._cur
         mask = self._own_mask = land_mask(self._owner, p)
-        bonus = 0
-        for members, b in _CONTINENT_MASKS:  # reinforcements(owner, p) from the land mask
-            if mask & members == members:
-                bonus += b
+        b0, b1, b2, b3, b4, b5 = mask.to_bytes(6, "little")  # reinforcements(owner, p) from the mask
+        bonus = _BONUS_OF[_H0[b0] & _H1[b1] & _H2[b2] & _H3[b3] & _H4[b4] & _H5[b5]]
         self._reinf = max(3, mask.bit_count() // 3) + bonus
         self._cash = self._cash_next = self._bonus_used = self._conquered = False
         self._pending = None
