@@ -55,7 +55,7 @@ def _chunk_tables(first: Any, item: Any, join: Any) -> tuple[tuple[Any, ...], ..
 
 _CHUNK_LAND = _chunk_tables((), tuple((t,) for t in range(NUM_TERRITORIES)), add)
 _CHUNK_NEAR = _chunk_tables(0, NEAR, or_)
-_L0, _L1, _L2, _L3, _L4, _L5 = _CHUNK_LAND  # one global a chunk: land_near reads them directly
+_L0, _L1, _L2, _L3, _L4, _L5 = _CHUNK_LAND  # one global a chunk: land and land_near read them directly
 _N0, _N1, _N2, _N3, _N4, _N5 = _CHUNK_NEAR
 assert NUM_TERRITORIES == 42
 _BY_RANK_DOWN = itemgetter(*reversed(BY_CODE))  # owner list -> owners from the highest code rank down
@@ -73,11 +73,17 @@ def land_mask(owner: list[int], seat: int) -> int:
 
 def land_near(mask: int, of: int) -> list[int]:
     """The territories of land mask `of` next to one in `mask`, in code order: the neighbours'
-    mask of `mask` (_CHUNK_NEAR, a byte at a time) and `of`, read back into territories
-    (_CHUNK_LAND). The only reader of the two tables: inlined, it runs on every attack list."""
+    mask of `mask` (_CHUNK_NEAR, a byte at a time) and `of`, read back into territories as
+    `land` does (inlined: it runs on every attack list)."""
     b0, b1, b2, b3, b4, b5 = mask.to_bytes(6, "little")  # unpacked: a bytes subscript is not a fast one
     m = of & (_N0[b0] | _N1[b1] | _N2[b2] | _N3[b3] | _N4[b4] | _N5[b5])
     b0, b1, b2, b3, b4, b5 = m.to_bytes(6, "little")
+    return [*_L0[b0], *_L1[b1], *_L2[b2], *_L3[b3], *_L4[b4], *_L5[b5]]
+
+
+def land(mask: int) -> list[int]:
+    """The territories of land mask `mask`, in code order (_CHUNK_LAND, a byte at a time)."""
+    b0, b1, b2, b3, b4, b5 = mask.to_bytes(6, "little")
     return [*_L0[b0], *_L1[b1], *_L2[b2], *_L3[b3], *_L4[b4], *_L5[b5]]
 
 
@@ -111,11 +117,11 @@ def fortify_run(f: int, friends: int) -> tuple[str, ...]:
 # fortify run, fortify_run(f, friends) at FORTIFY_RUNS[f][friends]: plain dicts keyed by the
 # neighbours' mask alone (a mask's bits are above 2^30, so each shift or "or" on one is an
 # allocation: one "and" is all a look-up needs), tuples by territory and dice; 2,682 and 894
-# runs, ~10 ms to make.
+# runs, ~10 ms to make; FORTIFY_RUNS[f][0] is empty (a territory next to none of its own).
 ATTACK_RUNS = tuple((None,) + tuple({targets: attack_run(f, targets, d) for targets in submasks(NEAR[f])}
                                     for d in (1, 2, 3))
                     for f in range(NUM_TERRITORIES))
-FORTIFY_RUNS = tuple({friends: fortify_run(f, friends) for friends in submasks(NEAR[f])}
+FORTIFY_RUNS = tuple({friends: fortify_run(f, friends) for friends in submasks(NEAR[f]) + [0]}
                      for f in range(NUM_TERRITORIES))
 
 

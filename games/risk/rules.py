@@ -75,6 +75,7 @@ from games.risk.actions import (
     PARSE,
     PLACE_TABLES,
     PLACED,
+    land,
     land_mask,
     land_near,
     moves,
@@ -538,7 +539,7 @@ class RiskState(State):
             out = [END]  # "end" < "fortify:..."
             mine, armies = self._own_mask, self._armies
             runs, near_of = FORTIFY_RUNS, NEAR
-            for f in land_near(mine, mine):  # the player's territories next to their own
+            for f in land(mine):  # the player's territories; one next to none of its own has an empty run
                 if armies[f] >= 2:
                     out += runs[f][near_of[f] & mine]  # fortify_run(f, NEAR[f] & mine)
             return out
