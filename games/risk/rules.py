@@ -165,7 +165,7 @@ class RiskState(State):
     __slots__ = (
         "_adjacent", "_alive", "_armies", "_attacks", "_battles", "_bonus_used", "_cards", "_cash",
         "_cash_next", "_chosen", "_conquered", "_cur", "_discards", "_gone", "_hands", "_last", "_left",
-        "_legal", "_log", "_max_rounds", "_n", "_neutral", "_o", "_odump", "_own_mask", "_owner",
+        "_legal", "_log", "_masks", "_max_rounds", "_n", "_neutral", "_o", "_odump", "_own_mask", "_owner",
         "_pending", "_phase", "_pile", "_pub", "_recent", "_reinf", "_round", "_sets", "_todo", "_turn",
         "_winner",
     )
@@ -220,6 +220,9 @@ class RiskState(State):
         # The current player's land as a land mask (games.risk.actions), made at the start of
         # each turn and kept up to date by conquests (0 before the first turn).
         self._own_mask = 0
+        # Every board seat's land as a land mask, kept up to date by set-up and conquests (the
+        # current player's is _own_mask's value at the start of each turn).
+        self._masks = [0] * seats
         self._pub: dict[str, Any] | None = None  # cache of the public observation for the node
 
     # -- node kind -------------------------------------------------------------------------
@@ -302,8 +305,14 @@ class RiskState(State):
                 self._take_setup(INDEX[code], self._neutral)
             self._phase = CLAIM
 
+    def _remask(self) -> None:
+        """The land masks made again from the owners (a board read from JSON or set by hand)."""
+        self._masks = [land_mask(self._owner, seat) for seat in range(len(self._left))]
+        self._own_mask = land_mask(self._owner, self._cur)
+
     def _take_setup(self, t: int, seat: int) -> None:
-        self._owner[t] = seat
+        self._owner[t] = seat  # unclaimed before
+        self._masks[seat] |= LAND_BIT[t]
         self._armies[t] = 1
         self._left[seat] -= 1
 
@@ -349,12 +358,13 @@ class RiskState(State):
                     self._to_fortify()
             return
         # Conquest: the territory changes hands now; its armies come with the move-in.
-        p = self._cur
+        p, bit, masks = self._cur, LAND_BIT[t], self._masks
         owner[t] = p
-        self._own_mask |= LAND_BIT[t]
+        self._own_mask = masks[p] = masks[p] | bit
+        masks[loser] ^= bit
         self._conquered = True
         self._log["conquered"] = self._log["conquered"] + [CODES[t]]
-        if loser != self._neutral and loser not in owner and self._eliminate(loser):
+        if loser != self._neutral and not masks[loser] and self._eliminate(loser):
             armies[t], armies[f] = ad, armies[f] - ad  # the game is over: the least move-in
             self._winner = p
             self._finish()
@@ -602,7 +612,7 @@ class RiskState(State):
     # -- the turn --------------------------------------------------------------------------
     def _begin_turn(self) -> None:
         p = self._cur
-        mask = self._own_mask = land_mask(self._owner, p)
+        mask = self._own_mask = self._masks[p]
         b0, b1, b2, b3, b4, b5 = mask.to_bytes(6, "little")  # reinforcements(owner, p) from the mask
         bonus = _BONUS_OF[_H0[b0] & _H1[b1] & _H2[b2] & _H3[b3] & _H4[b4] & _H5[b5]]
         self._reinf = max(3, mask.bit_count() // 3) + bonus
@@ -864,6 +874,7 @@ class RiskState(State):
         # Mutated in place: the board lists, `alive`, pending and the current turn's summary dict;
         # the other lists (hands, pile, the summaries' lists, ...) are replaced, never mutated.
         new._owner = list(self._owner)
+        new._masks = list(self._masks)
         new._armies = list(self._armies)
         new._left = list(self._left)
         new._alive = list(self._alive)
@@ -978,7 +989,7 @@ class Risk(Game):
         state._sets = int(data["sets"])
         state._winner = None if data["winner"] is None else int(data["winner"])
         state._log = None if data["log"] is None else _copy_log(data["log"])
-        state._own_mask = land_mask(state._owner, state._cur)
+        state._remask()
         state._battles = [] if state._log is None else [x for row in state._log["battles"] for x in row]
         state._recent = [_copy_log(r) for r in data["recent"]]
         state._last = None if data["last"] is None else {

@@ -39,6 +39,7 @@ def position(owner: dict[str, int] | None = None, armies: dict[str, int] | None 
         state._pile = [c for c in state._pile if c not in state._hands[seat]]
     state._turn = state._round = 1
     state._cur = cur
+    state._remask()  # the land masks follow the owners set above
     state._begin_turn()
     if phase != "reinforce":
         state._reinf = 0
