@@ -126,8 +126,8 @@ assert len(CONTINENT_BONUS) == 6
 DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER = (
     "deal", "claim", "setup", "reinforce", "attack", "defend", "roll", "occupy", "fortify",
     "transfer", "draw", "over")
-_CHANCES = (DEAL, ROLL, DRAW)
-_NO_DECISION = frozenset(_CHANCES + (OVER,))
+_CHANCES = frozenset((DEAL, ROLL, DRAW))  # a set: `in` a tuple compares every entry that differs
+_NO_DECISION = _CHANCES | {OVER}
 _NOT_TURN_PLAYER = _NO_DECISION | {DEFEND}
 _TURN_PLAYER = frozenset({CLAIM, SETUP, REINFORCE, ATTACK, OCCUPY, FORTIFY, TRANSFER})  # the turn player decides
 # The table of losses by roll (games.risk.dice.losses_by_roll) per [attack dice][defence dice],
