@@ -318,12 +318,13 @@ class RiskState(State):
 
     def _apply_roll(self, outcome: Any) -> None:
         f, t, ad, dd = self._pending
-        # The outcome must be [[ad ints], [dd ints]]; the table of losses holds the rolls of ad + dd
-        # dice 1..6 only (so it checks the defender's count too).
+        # The outcome must be [[ad ints], [dd ints]], plain lists of plain ints (exact types, as a
+        # log's decoder makes them); the table of losses holds the rolls of ad + dd dice 1..6 only
+        # (so it checks the defender's count too).
         lost = dice = None
-        if isinstance(outcome, list) and len(outcome) == 2:
+        if type(outcome) is list and len(outcome) == 2:
             a, d = outcome
-            if isinstance(a, list) and isinstance(d, list) and len(a) == ad:
+            if type(a) is list and type(d) is list and len(a) == ad:
                 dice = tuple(a + d)
                 for v in dice:
                     if type(v) is not int:
