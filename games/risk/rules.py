@@ -133,6 +133,7 @@ _TURN_PLAYER = frozenset({CLAIM, SETUP, REINFORCE, ATTACK, OCCUPY, FORTIFY, TRAN
 # The table of losses by roll (games.risk.dice.losses_by_roll) per [attack dice][defence dice],
 # filled on first use.
 _LOSSES: list[list[dict[tuple[int, ...], tuple[int, int]] | None]] = [[None] * 3 for _ in range(4)]
+_ROWS = tuple(tuple(slice(i, i + 3) for i in range(0, k, 3)) for k in range(3 * 8))  # a flat list's rows of 3
 _PHASES = (DEAL, CLAIM, SETUP, REINFORCE, ATTACK, DEFEND, ROLL, OCCUPY, FORTIFY, TRANSFER, DRAW, OVER)
 
 
@@ -784,7 +785,7 @@ class RiskState(State):
     def _turn_log(self) -> dict[str, Any]:
         """The current turn's summary with its "battles" made from the counters (_battles)."""
         log, b = self._log, self._battles
-        log["battles"] = list(map(list, zip(*[iter(b)] * 3)))  # [rolls, lost, killed] per seat
+        log["battles"] = list(map(b.__getitem__, _ROWS[len(b)]))  # [rolls, lost, killed] per seat
         return log
 
     def _last_battle(self) -> dict[str, Any] | None:
