@@ -405,7 +405,7 @@ class RiskState(State):
             if ph == REINFORCE:  # made afresh for each call, not kept: a copy of it would cost as much
                 return self._compute_legal()
             legal = self._legal = self._compute_legal()
-        return list(legal)  # a list or a tuple (_compute_legal)
+        return [*legal]  # a list or a tuple (_compute_legal), copied
 
     def default_action(self, player: int) -> str:
         """End the attack or fortify phase; else the least commitment: the fewest armies moved
@@ -567,7 +567,7 @@ class RiskState(State):
         hi = bisect_left(attacks, ATTACK_END[f], lo)
         targets = NEAR[f] & ~self._own_mask if a >= 2 else 0
         run = ATTACK_RUNS[f][3 if a > 3 else a - 1][targets] if targets else ()
-        return attacks[:lo] + list(run) + attacks[hi:]
+        return [*attacks[:lo], *run, *attacks[hi:]]
 
     def _fortify_pairs(self) -> list[tuple[int, int]]:
         p, owner, armies = self._cur, self._owner, self._armies
