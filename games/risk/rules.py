@@ -309,7 +309,7 @@ class RiskState(State):
     def _remask(self) -> None:
         """The land masks made again from the owners (a board read from JSON or set by hand)."""
         self._masks = [land_mask(self._owner, seat) for seat in range(len(self._left))]
-        self._own_mask = land_mask(self._owner, self._cur)
+        self._own_mask = self._masks[self._cur]
 
     def _take_setup(self, t: int, seat: int) -> None:
         self._owner[t] = seat  # unclaimed before

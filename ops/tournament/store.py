@@ -53,7 +53,7 @@ _TYPES = (
 assert len(_TYPES) == len(_COLUMNS)
 # One statement for any number of rows: parameter i is column i's values, one per row, in row
 # order; unnest zips the lists (all the same length) back into rows. Each list is bound as one
-# JSON text, cast by DuckDB (_INSERT: 0.7x the CPU of binding the Python lists, whose values the
+# JSON text, cast by DuckDB (_INSERT: ~0.8x the CPU of binding the Python lists, whose values the
 # binding converts one by one; `python -m ops.bench.store_insert`), or, for values JSON has no
 # text for (NaN, infinities), as the Python lists (_INSERT_LISTS). The `json` columns' values are
 # JSON texts already: bound as strings.
@@ -213,8 +213,7 @@ class Store:
         """Record finished games in one statement; games already recorded are skipped.
 
         The rows go in as one list per column, unnested by DuckDB (`_INSERT`): binding 24 lists
-        as JSON texts costs about a quarter of binding 24 parameters a row (`python -m
-        ops.bench.store_insert`)."""
+        as JSON texts costs ~0.3x binding 24 parameters a row (`python -m ops.bench.store_insert`)."""
         import duckdb
 
         if not rows:
