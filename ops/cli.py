@@ -730,9 +730,9 @@ def _play_parser(sub: Any) -> None:
     play.add_argument("--game-id", type=_text(), default=None)
     play.add_argument("--address", type=_text(), default=None, help="join this Ray cluster instead of starting one")
     play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
-    play.add_argument("--pack", nargs="?", const="zlib", default=None, choices=("zlib", "columns"),
+    play.add_argument("--pack", nargs="?", const="zstd", default=None, choices=("zstd", "zlib", "columns"),
                       help="write each game as one packed frame, as tournaments do (readers unpack it): "
-                           "zlib (the default), or columns (smaller, more CPU; see the README's event log)")
+                           "zstd (the default), zlib, or columns (smaller, more CPU; see the README's event log)")
     play.set_defaults(func=_cmd_play)
 
 

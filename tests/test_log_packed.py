@@ -208,7 +208,7 @@ def test_the_spec_picks_the_method(tmp_path):
 
     base = {"game": "werewolves", "games": 3, "seed": 4, "lineup": [{"agent": "random", "count": 10}]}
     games = {}
-    for compress in (True, "columns", False):
+    for compress in (True, "zlib", "columns", False):
         spec = parse_spec({**base, "compress": compress})
         player = BatchPlayer(str(tmp_path / str(compress)), spec.model_dump(mode="json"), "t-r001")
         rows = player.play([0, 1, 2])
@@ -217,8 +217,9 @@ def test_the_spec_picks_the_method(tmp_path):
         games[compress] = [read_game_at(segment, r["offset"], r["game_id"])[0] for r in rows]
         if compress:
             assert {_method(segment.read_bytes()[:len(MAGIC)] + segment.read_bytes()[r["offset"]:r["offset"] + r["nbytes"]])
-                    for r in rows} == {"zlib" if compress is True else "columns"}
-    assert [g.payloads for g in games["columns"]] == [g.payloads for g in games[False]] == [g.payloads for g in games[True]]
+                    for r in rows} == {"zstd" if compress is True else compress}
+    assert ([g.payloads for g in games["columns"]] == [g.payloads for g in games[False]] == [g.payloads for g in games[True]]
+            == [g.payloads for g in games["zlib"]])
     assert verify_game(games["columns"][0]).ok
     from replay.transcript import transcript
 

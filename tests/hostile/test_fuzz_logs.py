@@ -15,8 +15,10 @@ import tempfile
 import zlib
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pytest
+import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +46,7 @@ from tests.hostile.logs import (
 SCALE = float(os.environ.get("DETENTE_FUZZ_SCALE", "1"))
 EXAMPLES = {  # cases per generator in the default run: 6,000 in all
     "damaged": 1300, "rearranged": 900, "changed": 1000, "loose": 400, "headers": 700, "records": 700,
-    "packed": 600, "index": 400, "columns": 250,
+    "packed": 600, "index": 400, "columns": 250, "zstd": 300,
 }
 
 
@@ -70,11 +72,12 @@ def _segment(compress: bool | str) -> bytes:
 BASES = {
     "small": lambda: golden(SMALL),
     "talky": lambda: golden(TALKY),
-    "packed segment": lambda: _segment(True),
+    "packed segment": lambda: _segment("zlib"),
     "plain segment": lambda: _segment(False),
     "columns segment": lambda: _segment("columns"),
+    "zstd segment": lambda: _segment("zstd"),
 }
-WEIGHTS = ["small"] * 5 + ["talky", "packed segment", "packed segment", "plain segment", "columns segment"]
+WEIGHTS = ["small"] * 5 + ["talky", "packed segment", "packed segment", "plain segment", "columns segment", "zstd segment"]
 
 
 @lru_cache(maxsize=None)
@@ -112,7 +115,7 @@ def _outer_frames(name: str) -> tuple[bytes, ...]:
 @lru_cache(maxsize=1)
 def _donors() -> tuple[bytes, ...]:
     """Frames of other games to splice in."""
-    return tuple(p for other in BASES if other != "packed segment" for g in _games(other) for p in g[:40])
+    return tuple(p for other in BASES if other not in ("packed segment", "zstd segment") for g in _games(other) for p in g[:40])
 
 
 def _check(data: bytes, unchecked: bool = True) -> None:
@@ -506,6 +509,65 @@ def test_columns_games(data):
 def test_columns_segment_is_columns():
     """The columns base really holds games packed by column (else the cases above test zlib)."""
     assert all(unpack(p)["packed"] == "columns" for p in _outer("columns segment"))
+
+
+# -- 7c. games packed with zstd: their inner frames, their Zstandard frame, their envelope -----------------
+
+def _zstd(data: bytes, **options: Any) -> bytes:
+    return zstandard.ZstdCompressor(**{"write_content_size": True, **options}).compress(data)
+
+
+@st.composite
+def zstd_damage(draw) -> bytes:
+    games = _games_of("zstd segment")
+    outer = _outer("zstd segment")
+    g = draw(st.integers(0, len(games) - 1))
+    framed = b"".join(frame(p) for p in games[g])
+    op = draw(st.sampled_from(["inner", "inner", "merge", "encoded", "stream", "stream", "envelope"]))
+    if op == "inner":  # frames inside one packed game rearranged, then packed again
+        donors = [p for game in games for p in game[:30]]
+        data = _zstd(b"".join(frame(p) for p in _surgery(draw, games[g], donors)))
+    elif op == "merge":  # two games (or one twice) in one packed frame
+        h = draw(st.integers(0, len(games) - 1))
+        data = _zstd(framed + b"".join(frame(p) for p in games[h]))
+    elif op == "encoded":  # the same frames encoded otherwise: some are the same game, which may verify
+        how = draw(st.sampled_from(["level", "checksum", "no size", "two frames", "skippable first", "skippable after"]))
+        if how == "level":
+            data = _zstd(framed, level=draw(st.integers(-5, 19)))
+        elif how == "checksum":
+            data = _zstd(framed, write_checksum=True)
+        elif how == "no size":
+            data = _zstd(framed, write_content_size=False)
+        elif how == "two frames":
+            at = draw(st.integers(0, len(framed)))
+            data = _zstd(framed[:at]) + _zstd(framed[at:])
+        else:  # a skippable frame (magic 0x184D2A50, its length, its bytes) before or after the game's
+            skip = (0x184D2A50 + draw(st.integers(0, 15))).to_bytes(4, "little") + (4).to_bytes(4, "little") + b"skip"
+            data = skip + _zstd(framed) if how == "skippable first" else _zstd(framed) + skip
+    elif op == "stream":
+        data = bytes(_damage_segment(draw, unpack(outer[g])["data"]))
+    else:
+        zstd_data, zlib_data = unpack(outer[g])["data"], zlib.compress(framed)
+        outer[g] = pack(draw(st.sampled_from([
+            {"packed": "zlib", "data": zstd_data}, {"packed": "zstd", "data": zlib_data},
+            {"packed": "columns", "data": zstd_data}, {"packed": "zstd", "data": zstd_data, "x": 1},
+            {"data": zstd_data, "packed": "zstd"}, {"packed": "zstd", "data": zstd_data.decode("latin-1")},
+            {"packed": "zstd"}, {"packed": "zstd", "data": [zstd_data]}])))
+        return MAGIC + b"".join(frame(p) for p in outer)
+    outer[g] = pack({"packed": "zstd", "data": data})
+    return MAGIC + b"".join(frame(p) for p in outer)
+
+
+@pytest.mark.slow  # in the default suite (CI), not the quick subset: the bulk of its time
+@fuzz("zstd")
+@given(zstd_damage())
+def test_zstd_games(data):
+    _check(data)
+
+
+def test_zstd_segment_is_zstd():
+    """The zstd base really holds games packed with zstd (else the cases above test another method)."""
+    assert all(unpack(p)["packed"] == "zstd" for p in _outer("zstd segment"))
 
 
 # -- 8. the index read: the game asked for, or a typed error ----------------------------------------------
