@@ -8,7 +8,7 @@ a record); the valid prefix stays readable.
 A game may also be stored packed: one frame whose payload is the map {"packed": METHOD, "data":
 <bytes>} (`PackedLogWriter`, used by tournament segments): "zlib", the game's frames
 zlib-compressed; "zstd", the same frames as one Zstandard frame (its size declared; the
-tournament's default: a third of zlib's CPU to pack, ~15% fewer bytes); or "columns", its records
+tournament's default: 0.5-0.65x zlib's CPU to pack, 0.52-0.82x its bytes); or "columns", its records
 taken apart by field and LZMA2-compressed (bus.packed).
 Either way the payloads inside are exactly those a plain writer would have written, so readers
 hand out the same headers, records and payloads; a packed game's records all carry the offset of
