@@ -8,7 +8,7 @@ a record); the valid prefix stays readable.
 A game may also be stored packed: one frame whose payload is the map {"packed": METHOD, "data":
 <bytes>} (`PackedLogWriter`, used by tournament segments): "zlib", the game's frames
 zlib-compressed; "zstd", the same frames as one Zstandard frame (its size declared; the
-tournament's default: 0.5-0.65x zlib's CPU to pack, 0.52-0.82x its bytes); or "columns", its records
+tournament's default: 0.33-0.55x zlib's CPU to pack, 0.56-0.87x its bytes); or "columns", its records
 taken apart by field and LZMA2-compressed (bus.packed).
 Either way the payloads inside are exactly those a plain writer would have written, so readers
 hand out the same headers, records and payloads; a packed game's records all carry the offset of
@@ -87,7 +87,7 @@ METHODS = (PACKED, packed.METHOD, ZSTD)  # "columns": bus.packed
 _PACKED_HEADS = {m: pack({"packed": m, "data": b""})[:-2] for m in METHODS}  # the map and keys as the writer lays them out, up to the bin
 _IN_CHUNK = 1 << 16  # compressed bytes fed to the inflater at a time
 _OUT_CHUNK = 1 << 18  # the most it hands back at a time
-_ZSTD_LEVEL = 3  # zstd's own default; its parameter table gives it a window of at most 2 MiB
+_ZSTD_LEVEL = 1  # 1.0-1.08x level 3's bytes at ~0.6x its CPU (measured); zstd's table gives it a window of at most 512 KiB
 _ZSTD_WINDOW = 1 << 23  # the largest window a reader allows (the decoder holds one)
 _ZSTD_FEED = 128  # compressed bytes fed to the zstd decoder at a time: a block takes >= 4 bytes
 # (an RLE block: header and byte) and inflates to <= 128 KiB, so one feed yields <= 33 blocks
@@ -128,7 +128,7 @@ class LogWriter:
 class PackedLogWriter(LogWriter):
     """Keeps a game's frames in memory and writes them at game end as one packed frame, by
     `method`: "zlib" (the frames, zlib-compressed at `level`), "zstd" (the frames as one
-    Zstandard frame, level 3, its content size declared) or "columns" (bus.packed; a game it
+    Zstandard frame, level 1, its content size declared) or "columns" (bus.packed; a game it
     cannot take, for the readers' limits, is packed with zlib).
 
     A game cut short (a crash before `end_game`) leaves nothing in the file."""

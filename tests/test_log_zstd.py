@@ -84,7 +84,7 @@ def test_the_writer_declares_the_size_and_keeps_the_window_within_the_readers_li
     packed_log = _pack(big)
     params = zstandard.get_frame_parameters(_data(packed_log))
     assert params.content_size == sum(len(frame(p)) for p in big)
-    assert params.window_size <= 2 * MiB < _ZSTD_WINDOW and params.dict_id == 0
+    assert params.window_size <= MiB // 2 < _ZSTD_WINDOW and params.dict_id == 0
     log = parse_log(packed_log)  # unchecked: the repeated seqs are not refused
     assert log.bad is None and len(log.games[0].payloads) == len(big) - 1
 

@@ -13,8 +13,8 @@
     label = "random"             # name in reports (default: the agent name)
     # storage knobs (may change when a run is resumed): batch = 50 games per runner call,
     # segment_mib = 64, fsync = false, compress = true (each game one packed frame, "zstd";
-    # "zlib": the packing before zstd, 1.2-1.9x its bytes at 1.5-2x its CPU; "columns": packed
-    # by field, 2-3x smaller than zstd at 50-90x its CPU; false: plain frames)
+    # "zlib": the packing before zstd, 1.15-1.8x its bytes at 1.8-3x its CPU; "columns": packed
+    # by field, 2-3.6x smaller than zstd at 75-100x its CPU; false: plain frames)
     max_game_seconds = 60        # wall-clock budget of one game (default: none); a game over it is
                                  # recorded as aborted, against the seat whose actors took the most time
 
