@@ -22,7 +22,7 @@ for version in 3.12 3.13; do
     "$py" -m venv "$venv" || { echo "check_interpreters: cannot make a venv with $py"; status=1; continue; }
   fi
   "$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1
-  "$venv/bin/python" -m pip install --quiet msgpack pydantic structlog duckdb openskill pytest pytest-timeout >/dev/null 2>&1 &&
+  "$venv/bin/python" -m pip install --quiet msgpack pydantic structlog duckdb openskill zstandard pytest pytest-timeout >/dev/null 2>&1 &&
     "$venv/bin/python" -m pip install --quiet --no-deps -e . >/dev/null 2>&1 ||
     { echo "check_interpreters: cannot install detente under $py"; status=1; continue; }
   echo "check_interpreters: golden logs under $("$venv/bin/python" --version)"
