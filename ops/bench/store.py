@@ -39,7 +39,7 @@ import msgpack
 
 from bus.log import PackedLogWriter, read_game_at
 from ops.tournament import lookup
-from ops.tournament.spec import TournamentSpec, game_id, parse_spec
+from ops.tournament.spec import DEFAULT_PACKING, TournamentSpec, game_id, parse_spec
 from ops.tournament.store import LOGS, Store, load_game
 
 SPEC: dict[str, Any] = {  # small games (~3 KB packed), five labels so ratings and head to head have work
@@ -119,7 +119,7 @@ def _replicate_range(job: tuple[Path, int, int, str]) -> str:
             number += 1
             segment = f"{tag}-{number:04d}.dlog"
             file = open(logs / segment, "wb")  # noqa: SIM115 (a rolling segment: closed when the next one starts)
-            writer = PackedLogWriter(file)
+            writer = PackedLogWriter(file, method=DEFAULT_PACKING)  # as the tournament packs its games
         src = idx % len(_SOURCES)
         header, payloads, old = _SOURCES[src]
         gid = game_id(idx)
