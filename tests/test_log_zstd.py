@@ -6,7 +6,6 @@ bound. The fuzz cases are in tests/hostile/test_fuzz_logs.py (7c)."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
@@ -14,20 +13,16 @@ import zstandard
 
 from bus.codec import DELTA_FIELDS, pack, unpack
 from bus.errors import BadPacking, BadPayload, OverLimit
-from bus.log import _ZSTD_WINDOW, MAGIC, MAX_GAME_BYTES, READ_MEMORY, PackedLogWriter, frame, iter_frames, parse_log
+from bus.log import _ZSTD_WINDOW, MAGIC, MAX_GAME_BYTES, READ_MEMORY, frame, iter_frames, parse_log
 from replay.verify import verify_game
 from tests.hostile.logs import GOLDEN, golden, payloads_of, peak_memory
+from tests.test_log_packed import _packed as packed_log
 
 MiB = 1 << 20
 
 
 def _pack(payloads: list[bytes], method: str = "zstd") -> bytes:
-    buf = io.BytesIO()
-    writer = PackedLogWriter(buf, method=method)
-    for p in payloads:
-        writer.record(p)  # the header too: its payload as written
-    writer.end_game()
-    return buf.getvalue()
+    return packed_log(payloads, method)
 
 
 def _data(packed_log: bytes) -> bytes:
