@@ -157,3 +157,48 @@ def test_a_tournament_folder_packs_with_zstd_by_default(tmp_path: Path):
 
     spec = parse_spec({"game": "werewolves", "games": 2, "seed": 4, "lineup": [{"agent": "random", "count": 10}]})
     assert spec.packing() == "zstd"
+
+
+def test_a_folder_packed_by_zlib_then_zstd_reads_and_verifies(tmp_path: Path, capsys):
+    """A run resumed after the default changed: its older segments zlib, its newer zstd; every game
+    loads by id, is the game a plain log holds, and the folder verifies."""
+    from ops.cli import main
+    from ops.tournament.runner import BatchPlayer
+    from ops.tournament.spec import parse_spec
+    from ops.tournament.store import Store, load_game
+
+    base = {"game": "werewolves", "games": 4, "seed": 5, "lineup": [{"agent": "random", "count": 10}]}
+    plain_rows = {}
+    for runner, (compress, games) in enumerate([("zlib", [0, 1]), (True, [2, 3]), (False, [0, 1, 2, 3])]):
+        out = tmp_path / ("plain" if compress is False else "run")
+        player = BatchPlayer(str(out), parse_spec({**base, "compress": compress}).model_dump(mode="json"), f"t-r00{runner}")
+        try:
+            rows = player.play(games)
+        finally:
+            player.close()
+        if compress is False:
+            plain_rows = {r["game_id"]: read_game_at_row(out, r) for r in rows}
+            continue
+        with Store(out) as store:
+            store.add(rows)
+        methods = {_data_method(out, r) for r in rows}
+        assert methods == {"zlib" if compress == "zlib" else "zstd"}
+    for game_id, plain in plain_rows.items():
+        game, bad = load_game(tmp_path / "run", game_id)
+        assert bad is None and game.payloads == plain.payloads
+    assert main(["replay", "verify", str(tmp_path / "run")]) == 0
+    assert "ok: 4 games reproduced" in capsys.readouterr().out
+
+
+def read_game_at_row(out: Path, row: dict):
+    from bus.log import read_game_at
+
+    game, bad = read_game_at(out / "logs" / row["segment"], row["offset"], game_id=row["game_id"])
+    assert bad is None
+    return game
+
+
+def _data_method(out: Path, row: dict) -> str:
+    data = (out / "logs" / row["segment"]).read_bytes()
+    (_, outer), = iter_frames(MAGIC + data[row["offset"]:row["offset"] + row["nbytes"]], len(MAGIC))[0]
+    return unpack(outer)["packed"]
