@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from actors.match import OptionsError
 from actors.placement import RUNTIMES
 from actors.registry import AgentSpec, AgentSpecError, build_player, get_agent
+from bus.log import ZSTD
 from games.api import Options
 from games.registry import get_game
 
@@ -57,7 +58,7 @@ MAX_SEATS = 64  # seats in one game, whatever its options allow (ours: a 64-play
 MAX_BATCH = 10_000
 MAX_SEGMENT_MIB = 4096
 MAX_SPEC_BYTES = 1 << 20
-DEFAULT_PACKING = "zstd"  # compress = true (bus.log.METHODS)
+DEFAULT_PACKING = ZSTD  # what compress = true packs with (one of bus.log.METHODS)
 MAX_GAME_SECONDS = 7 * 24 * 3600.0  # a week: a budget, not a way to write a number too big for a timer
 _INT64 = (-(2**63), 2**63 - 1)  # any integer in a header must fit (msgpack, DuckDB)
 
