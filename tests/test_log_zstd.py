@@ -152,7 +152,7 @@ def test_a_cut_frame_is_refused():
         assert isinstance(log.bad, BadPacking) and not log.games, (cut, log.bad)
 
 
-def test_a_tournament_folder_packs_with_zstd_by_default(tmp_path: Path):
+def test_a_tournament_spec_packs_with_zstd_by_default():
     from ops.tournament.spec import parse_spec
 
     spec = parse_spec({"game": "werewolves", "games": 2, "seed": 4, "lineup": [{"agent": "random", "count": 10}]})
