@@ -97,6 +97,17 @@ def frame(payload: bytes) -> bytes:
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def frames(payloads: list[bytes]) -> bytes:
+    """`b"".join(frame(p) for p in payloads)`, without a copy of each payload (~0.8x its CPU: a
+    packed game frames its ~200 records at once)."""
+    parts: list[bytes] = []
+    add, head, crc = parts.append, _FRAME.pack, zlib.crc32
+    for p in payloads:
+        add(head(len(p), crc(p)))
+        add(p)
+    return b"".join(parts)
+
+
 class LogWriter:
     """Appends frames to a binary file; flushes (and optionally fsyncs) at game end."""
 
@@ -152,11 +163,11 @@ class PackedLogWriter(LogWriter):
     def packed_frame(self, payloads: list[bytes]) -> bytes:
         """The one frame these payloads (a header, then its records) are packed into."""
         if self._zstd is not None:
-            return frame(pack({"packed": ZSTD, "data": self._zstd.compress(b"".join(frame(p) for p in payloads))}))
+            return frame(pack({"packed": ZSTD, "data": self._zstd.compress(frames(payloads))}))
         blob = packed.encode(payloads[0], payloads[1:]) if self._method == packed.METHOD else None
         if blob is not None:
             return frame(pack({"packed": packed.METHOD, "data": packed.compress(blob)}))
-        return frame(pack({"packed": PACKED, "data": zlib.compress(b"".join(frame(p) for p in payloads), self._level)}))
+        return frame(pack({"packed": PACKED, "data": zlib.compress(frames(payloads), self._level)}))
 
     def end_game(self) -> None:
         if self._payloads:

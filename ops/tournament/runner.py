@@ -43,7 +43,7 @@ import structlog
 
 from actors.match import make_header, play
 from actors.registry import AgentSpec
-from bus.log import MAX_FRAME, LogWriter, PackedLogWriter, frame
+from bus.log import MAX_FRAME, LogWriter, PackedLogWriter, frames
 from ops.logging import configure as configure_logging
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
@@ -173,7 +173,7 @@ class _PackedWithin(PackedLogWriter):
         payloads, self._payloads = self._payloads, []
         if payloads:
             packed = self.packed_frame(payloads)
-            self._out.write(packed if len(packed) <= MAX_FRAME else b"".join(frame(p) for p in payloads))
+            self._out.write(packed if len(packed) <= MAX_FRAME else frames(payloads))
         LogWriter.end_game(self)
 
 

@@ -36,6 +36,7 @@ An agent that needs a game option (`AgentDef.requires`) is refused where the opt
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tomllib
@@ -125,8 +126,14 @@ class TournamentSpec(BaseModel):
         return [entry for entry in self.lineup for _ in range(entry.count)]
 
     def teams(self) -> tuple[tuple[int, ...], ...]:
-        """The game's teams with the spec's options (every seat its own team unless the game says)."""
-        return get_game(self.game).teams(check_options(self.game, self.options))
+        """The game's teams with the spec's options (every seat its own team unless the game says).
+        Asked once a game (`game_plan`): remembered per game and options, as checking the options
+        costs ~6x the lookup."""
+        try:
+            key = json.dumps(self.options, sort_keys=True)
+        except (TypeError, ValueError):  # not JSON (a TOML date, say): checked, and refused, as it is
+            return get_game(self.game).teams(check_options(self.game, self.options))
+        return _teams(self.game, key)
 
     def game_plan(self, index: int) -> tuple[int, list[LineupEntry]]:
         """Seed and seating of game `index`."""
@@ -135,6 +142,11 @@ class TournamentSpec(BaseModel):
         seated = seats if self.seating == "fixed" else rotate_teams(seats, self.teams(), index)
         key = index // n if self.seating == "permute_deal" else index
         return derive_seed(self.seed, key), seated
+
+
+@functools.lru_cache(maxsize=64)
+def _teams(game: str, options: str) -> tuple[tuple[int, ...], ...]:
+    return get_game(game).teams(check_options(game, json.loads(options)))
 
 
 def rotate_teams(seats: list[Any], teams: tuple[tuple[int, ...], ...], index: int) -> list[Any]:
