@@ -7,7 +7,7 @@ import io
 import pytest
 
 from bus.codec import FORMAT_VERSION, unpack
-from bus.log import MAGIC, LogError, LogWriter, PackedLogWriter, frame, parse_log, read_game_at, read_log
+from bus.log import MAGIC, LogError, LogWriter, PackedLogWriter, frame, frames, parse_log, read_game_at, read_log
 from replay.conformance import play_to_bytes
 from replay.show import show
 from replay.verify import verify_game
@@ -27,6 +27,12 @@ def test_frames_round_trip():
     assert log.bad is None
     assert log.games[0].header == {"format": FORMAT_VERSION, "game": "x", "game_id": "g"}
     assert log.games[0].records == [{"a": 1}]
+
+
+def test_frames_of_many_payloads_are_their_frames_one_after_another():
+    payloads = [b"", b"\x01", bytes(range(256)) * 3, b"\x81\xa1a\x01"]
+    assert frames(payloads) == b"".join(frame(p) for p in payloads)
+    assert frames([]) == b""
 
 
 def test_good_log_verifies(good):

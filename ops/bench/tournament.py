@@ -11,6 +11,12 @@
    (default 100,000 small 5-player games; goal <= 50 ms).
 
     python -m ops.bench.tournament [--games 3000] [--rounds 5] [--store-games 100000] [--skip-store] [--fresh-ray]
+    python -m ops.bench.tournament --instructions [--games 300]
+
+`--instructions` measures the runner's own cost the box's noise cannot move: machine instructions
+(valgrind cachegrind) of a runner's work in one process, `BatchPlayer.play` over the games, its
+segment written and its rows pickled as Ray returns them, against the bare loop over the same games,
+each less its start-up; Ray's hand-over itself (a task call and its reply a batch) is left out.
 
 By default every tournament run reuses the one local Ray started at the beginning; Ray prestarts a
 worker process a CPU only when it starts, so after the first run each runner waits for a fresh
@@ -33,6 +39,7 @@ from typing import Any, Self
 from actors.match import make_header, record
 from actors.registry import AgentSpec
 from bus.log import read_game_at
+from ops.bench.instructions import count as instructions_of
 from ops.tournament.runner import run_tournament
 from ops.tournament.spec import game_id, load_spec, parse_spec
 from ops.tournament.store import Store
@@ -135,6 +142,40 @@ def tournament_rate(spec, runners: int) -> dict[str, Any]:
         shutil.rmtree(out, ignore_errors=True)
 
 
+# one workload, run once in a fresh process under valgrind: "bare" or "runner", over games [0, n)
+_COUNTED = r'''
+import pickle, sys, tempfile
+from ops.bench.tournament import EXAMPLE, bare_loop
+from ops.tournament.runner import BatchPlayer
+from ops.tournament.spec import load_spec
+mode, n = sys.argv[1], int(sys.argv[2])
+spec = load_spec(EXAMPLE, games=max(n, 1))
+if mode == "bare" and n:
+    bare_loop(spec.model_copy(update={"games": n}))
+elif mode == "runner":
+    with tempfile.TemporaryDirectory(prefix="detente-count-") as out:
+        player = BatchPlayer(out, spec.model_dump(), "r0")
+        pickle.dumps(player.play(list(range(n))) if n else [], protocol=5)
+        player.close()
+'''
+
+
+def instructions(games: int) -> None:
+    """Instructions a game of the runner's work and of the bare loop, each less its start-up."""
+    root = Path(__file__).resolve().parents[2]
+
+    def count(mode: str, n: int) -> int:
+        return instructions_of(_COUNTED, mode, n, tree=root)
+
+    per_game = {}
+    for mode in ("bare", "runner"):
+        base = count(mode, 0)
+        per_game[mode] = (count(mode, games) - base) / games
+        print(f"{mode:6s}: {per_game[mode] / 1e6:.3f}M instructions a game over {games} games", flush=True)
+    ratio = per_game["runner"] / per_game["bare"]
+    print(f"runner / bare, instructions a game: {ratio:.4f} (overhead {100 * (ratio - 1):.1f}%; goal <= 5%)")
+
+
 def spread(values: list[float]) -> str:
     """median [min, max] of `values`."""
     return f"{statistics.median(values):8.1f} [{min(values):.1f}, {max(values):.1f}]"
@@ -181,7 +222,11 @@ def main() -> None:
     parser.add_argument("--skip-store", action="store_true")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved repetitions; medians and spreads reported")
     parser.add_argument("--fresh-ray", action="store_true", help="a local Ray started for each tournament run (untimed)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the runner's instructions against the bare loop's (valgrind) instead")
     args = parser.parse_args()
+    if args.instructions:
+        return instructions(args.games)
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     import ray
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -29,6 +27,8 @@ import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
+
+from ops.bench.instructions import count as instructions_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -146,18 +146,8 @@ def report(res: dict) -> None:
 
 def instructions(trees: dict[str, Path], options: dict, games: int, alphawolf: int) -> None:
     """Machine instructions per game (valgrind cachegrind), each workload less the start-up."""
-    if shutil.which("valgrind") is None:
-        raise SystemExit("--instructions needs valgrind")
-
     def count(tree: Path, *cmd: object) -> int:
-        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-        args = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                sys.executable, "-c", _WORKER, json.dumps(options), *map(str, cmd)]
-        done = subprocess.run(args, cwd=tree, env=env, capture_output=True, text=True, check=False)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        if done.returncode or not found:
-            raise SystemExit(f"valgrind run failed in {tree}:\n{done.stderr[-2000:]}")
-        return int(found.group(1).replace(",", ""))
+        return instructions_of(_WORKER, json.dumps(options), *cmd, tree=tree)
 
     for label, tree in trees.items():
         base = count(tree, "rules", 0, 0)

@@ -50,7 +50,7 @@ from actors.match import OptionsError
 from actors.placement import RUNTIMES
 from actors.registry import AgentSpec, AgentSpecError, build_player, get_agent
 from bus.log import ZSTD
-from games.api import Options
+from games.api import Game, Options
 from games.registry import get_game
 
 MAX_SEED = 2**63 - 1  # seeds are stored as signed 64-bit integers
@@ -133,7 +133,7 @@ class TournamentSpec(BaseModel):
             key = json.dumps(self.options, sort_keys=True)
         except (TypeError, ValueError):  # not JSON (a TOML date, say): checked, and refused, as it is
             return get_game(self.game).teams(check_options(self.game, self.options))
-        return _teams(self.game, key)
+        return _teams(get_game(self.game), key)
 
     def game_plan(self, index: int) -> tuple[int, list[LineupEntry]]:
         """Seed and seating of game `index`."""
@@ -145,8 +145,9 @@ class TournamentSpec(BaseModel):
 
 
 @functools.lru_cache(maxsize=64)
-def _teams(game: str, options: str) -> tuple[tuple[int, ...], ...]:
-    return get_game(game).teams(check_options(game, json.loads(options)))
+def _teams(game: Game, options: str) -> tuple[tuple[int, ...], ...]:
+    """Keyed by the game object, not its name: a plugin registered again under a name is asked anew."""
+    return game.teams(check_options(game.name, json.loads(options)))
 
 
 def rotate_teams(seats: list[Any], teams: tuple[tuple[int, ...], ...], index: int) -> list[Any]:

@@ -77,6 +77,16 @@ def test_columnar_insert_skips_recorded_games_and_counts_the_new(tmp_path):
     store.close()
 
 
+def test_a_game_twice_in_one_write_is_recorded_once_as_it_came_first(tmp_path):
+    store = Store(tmp_path)
+    again = _row(1, segment="other-r002-0000.dlog", offset=99)  # the same game from another runner
+    assert store.add([ROWS[0], ROWS[1], again, ROWS[0]]) == 2
+    assert store.count() == 2 and store.locate("g00000001") == (ROWS[1]["segment"], ROWS[1]["offset"])
+    nan_twice = [_row(5, duration_ms=float("nan")), _row(5, duration_ms=float("nan"))]  # the list binding too
+    assert store.add(nan_twice) == 1 and store.count() == 3
+    store.close()
+
+
 def test_rows_json_has_no_text_for_go_in_as_python_lists(tmp_path):
     """A NaN or an infinity (no JSON text for them) takes the list binding: stored as it is."""
     store = Store(tmp_path)

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
+from actors.match import OptionsError
+from games.registry import get_game
 from ops.tournament.report import build_report, format_text, wilson
 from ops.tournament.runner import BatchPlayer
-from ops.tournament.spec import parse_spec, rotate_teams
+from ops.tournament.spec import check_options, parse_spec, rotate_teams
 from ops.tournament.store import Store
 
 PAIRS = ((0, 2), (1, 3))
@@ -41,6 +45,15 @@ def test_rotation_without_teams_is_the_plain_rotation():
         shift = i % 7
         assert rotate_teams(seats, singles, i) == seats[shift:] + seats[:shift]
         assert rotate_teams(seats, (tuple(range(7)),), i) == seats[shift:] + seats[:shift]  # one team
+
+
+def test_teams_remembered_per_options_are_the_games_own_and_bad_options_stay_refused():
+    spec = parse_spec(SPEC)
+    assert spec.teams() == spec.teams() == get_game("dominoes").teams(check_options("dominoes", SPEC["options"]))
+    bad = spec.model_copy(update={"options": {"target": "20"}})  # a string for a number
+    for _ in range(2):  # a refusal is not remembered as an answer
+        with pytest.raises(OptionsError, match="target"):
+            bad.teams()
 
 
 def test_spec_seats_teams_and_the_report_rates_them(tmp_path):
