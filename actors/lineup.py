@@ -9,22 +9,24 @@ from __future__ import annotations
 from typing import Any
 
 from actors.actor import Actor
-from actors.address import player_address, player_of
+from actors.address import player_address, player_of, seat_of
 from actors.referee import Referee
 from actors.registry import AgentSpec, build_player
 from bus.messages import REFEREE
 from games.registry import get_game
 
 
-def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee: bool = True) -> dict[str, Actor]:
-    """The actors the header describes (all seats by default), by address, in address order."""
+def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee: bool = True,
+                 part: str = "all") -> dict[str, Actor]:
+    """The actors the header describes (all seats by default), by address, in address order.
+    `part`: which lineup of a fork ("before", "after"); external agents are told the game begins."""
     game = get_game(header["game"])
     seed = header["seed"]
     actors: dict[str, Actor] = {}
     specs = [AgentSpec.model_validate(a) for a in header["agents"]]
     talkers = set()
     for seat in range(len(specs)) if referee or seats is None else seats:
-        for actor in build_player(specs[seat], header["game"], seat, seed):
+        for actor in build_player(specs[seat], header["game"], seat, seed, part):
             if actor.address in actors:
                 raise ValueError(f"two actors at address {actor.address}")
             actors[actor.address] = actor
@@ -33,6 +35,11 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     if seats is not None:
         wanted = {player_address(s) for s in seats}
         actors = {a: x for a, x in actors.items() if player_of(a) in wanted}
+    if "external" in header:
+        for address, actor in sorted(actors.items()):
+            begin = getattr(actor, "begin_game", None)
+            if begin is not None:
+                begin(header, seat_of(address))
     if referee:
         actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
                                   chance_seed=header.get("chance_seed"))

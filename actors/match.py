@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from actors.address import seat_of
 from actors.lineup import build_actors
 from actors.placement import RUNTIMES, Clock, DeadlinePlacement, InlinePlacement, seat_addresses
-from actors.registry import AgentSpec
+from actors.registry import EXTERNAL, AgentSpec
 from bus.bus import Bus, Sink
 from bus.codec import load
 from bus.environment import environment
@@ -72,7 +72,19 @@ def make_header(
     }
     header["limits"] = dict(_LIMITS_ENTRY) if limits is None else limits.model_dump(mode="json")
     header["env"] = environment_of(game_name)
-    return header
+    return with_external(header)
+
+
+def with_external(header: dict[str, Any]) -> dict[str, Any]:
+    """`header` with its external agents started and recorded (actors.external.lineup), if it has any."""
+    if not any(a["name"] in EXTERNAL or any(isinstance(v, dict) for v in a["options"].values()) for a in header["agents"]):
+        return header
+    from actors.external.lineup import header_lineup, is_external
+
+    if not any(is_external(a) for a in header["agents"]):
+        return header
+    agents, external = header_lineup(header["agents"])
+    return {**header, "agents": agents, "external": external}
 
 
 def environment_of(game_name: str) -> dict[str, str]:
@@ -132,6 +144,8 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
         if hasattr(placement, "start"):
             placement.start()
         end = bus.run(Start(sender=RUNNER, to=REFEREE))
+        if "external" in header:
+            _tell_end(placement, end)
     finally:
         if owned:
             placement.close()
@@ -141,6 +155,15 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
     return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors, seat_errors=dict(bus.seat_errors),
                        retired={s: r.reason for s, r in sorted(bus.retired.items())}, aborted=aborted,
                        blame=end.extra.get("blame") if aborted else None)
+
+
+def _tell_end(placement: Any, end: GameEnd) -> None:
+    """Tell the external agents of an inline game that it ended (their game_end notice)."""
+    for group in (getattr(placement, "actors", {}), getattr(placement, "after", {})):
+        for _, actor in sorted(group.items()):
+            notice = getattr(actor, "end_game", None)
+            if notice is not None:
+                notice(end)
 
 
 def wall_clock_decisions(records: Any) -> dict[int, Message]:
@@ -184,11 +207,14 @@ def record(header: dict[str, Any], runtime: str = "inline", placement: Any = Non
 
 def _fork_placement(header: dict[str, Any]):
     """The original lineup until the fork point, the new one for the seats that changed after."""
+    from actors.external.lineup import is_external
     from actors.placement import ForkPlacement
 
     fork = header["fork"]
-    before = build_actors({**header, "agents": fork["before"]})
-    changed = [s for s, (a, b) in enumerate(zip(fork["before"], header["agents"])) if a != b]
-    after_all = build_actors(header)
+    before = build_actors({**header, "agents": fork["before"]}, part="before")
+    # a seat played by an external agent changes hands at the switch even when its spec does not:
+    # before it the log answers for the agent, after it the agent plays live
+    changed = [s for s, (a, b) in enumerate(zip(fork["before"], header["agents"])) if a != b or is_external(b)]
+    after_all = build_actors(header, part="after")
     after = {a: x for a, x in after_all.items() if seat_of(a) in changed}
     return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers)

@@ -38,7 +38,7 @@ from bus.messages import (
     TalkTurn,
     built,
 )
-from games.api import TALK_STATE, Game, IllegalAction, Options, State
+from games.api import CHEAP_TALK, TALK_STATE, Game, IllegalAction, Options, State
 
 
 class Referee(Actor):
@@ -265,7 +265,8 @@ class Referee(Actor):
         out: list[Message] = []
         kept = []
         for item in message.says:
-            reason = self.state.validate_talk(seat, message.channel, item)
+            # free text (`say`) is the core's cheap talk: its model bounds it, no rules read it
+            reason = None if item.kind in CHEAP_TALK else self.state.validate_talk(seat, message.channel, item)
             if reason:
                 out.append(self._error(message.sender, f"invalid talk {item.kind}: {reason}", "dropped", "invalid_talk"))
             else:
@@ -290,7 +291,8 @@ class Referee(Actor):
             if stateful:  # the rules take in the round's talk (e.g. confirm deals), logged for replay
                 for line in lines_sorted:
                     for item in line.says:
-                        state.apply_talk(line.speaker, channel, item)
+                        if item.kind not in CHEAP_TALK:
+                            state.apply_talk(line.speaker, channel, item)
                 self.step += 1
                 self._seen = {}
                 out.append(built(TalkEvent, {"sender": REFEREE, "to": LOG, "kind": "talk_round", "step": self.step,
@@ -319,7 +321,8 @@ class Referee(Actor):
                 continue
             says = tuple(
                 item for item in line.says
-                if (aud := self.state.talk_audience(line.speaker, channel, item)) is None or seat in aud
+                if item.kind in CHEAP_TALK
+                or (aud := self.state.talk_audience(line.speaker, channel, item)) is None or seat in aud
             )
             if len(says) == len(line.says):
                 out.append(line)

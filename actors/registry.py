@@ -19,6 +19,7 @@ from actors.alpha.builder import AlphaAgent, office_from, president_from
 from actors.alpha.options import AgentOptions
 
 OFFICE_ROLES = ("fo", "io", "so")
+EXTERNAL = ("exec", "ws")  # the agents outside detente (actors/external)
 
 
 class AgentSpecError(ValueError):
@@ -67,8 +68,21 @@ class AgentDef:
     requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
+def _build_external(kind: str) -> Callable[[str, int, int, dict[str, Any]], list[Actor]]:
+    def build(game: str, seat: int, seed: int, options: dict[str, Any]) -> list[Actor]:
+        from actors.external.lineup import build_seat
+
+        return build_seat(kind, seat, seed, options)
+
+    return build
+
+
 AGENTS: dict[str, AgentDef] = {
     "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
+    "exec": AgentDef("exec", None, _build_external("exec"),
+                     "an external agent, a child process over stdin/stdout: exec:cmd=[\"prog\",\"arg\"] (JSON lines)"),
+    "ws": AgentDef("ws", None, _build_external("ws"),
+                   "an external agent served on a WebSocket: ws:url=ws://host:port;token_env=VARIABLE"),
 }
 
 _LOADED: set[str] = set()  # games whose plugin agents are in AGENTS
@@ -128,12 +142,24 @@ def get_agent(name: str, game: str | None = None) -> AgentDef:
     return agent
 
 
-def build_player(spec: AgentSpec, game: str, seat: int, seed: int) -> list[Actor]:
-    """The actors of the player in `seat`, President first. Raises AgentSpecError."""
+def build_player(spec: AgentSpec, game: str, seat: int, seed: int, part: str = "all") -> list[Actor]:
+    """The actors of the player in `seat`, President first. Raises AgentSpecError. `part`: which
+    lineup of a fork they are for ("before", "after"; external agents answer from the log before)."""
     agent = get_agent(spec.name, game)
     if agent.games is not None and game not in agent.games:
         raise AgentSpecError(f"agent {spec.name!r} does not play {game} (it plays: {', '.join(sorted(agent.games))})")
     try:
+        if spec.name in EXTERNAL:
+            from actors.external.lineup import build_seat
+
+            return build_seat(spec.name, seat, seed, spec.options, part)
+        if any(isinstance(spec.options.get(role), dict) for role in OFFICE_ROLES):
+            from actors.external.lineup import office_specs, replace_offices
+
+            offices = office_specs(spec.options)
+            if offices:
+                rest = {k: v for k, v in spec.options.items() if k not in offices}
+                return replace_offices(agent.build(game, seat, seed, rest), seat, seed, offices, spec.name, part)
         return agent.build(game, seat, seed, spec.options)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -148,12 +174,37 @@ def _value(text: str) -> Any:
         return text
 
 
+def split_outside(text: str, sep: str) -> list[str]:
+    """`text` split at `sep` where it stands outside brackets and JSON strings (so a value such as
+    cmd=["node","agent.js"] keeps its commas and semicolons)."""
+    parts, depth, start, quoted, escaped = [], 0, 0, False, False
+    for i, ch in enumerate(text):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
 def parse_spec(text: str) -> AgentSpec:
     name, _, rest = text.strip().partition(":")
     if not name or not name.replace("_", "").replace("-", "").isalnum():
         raise AgentSpecError(f"malformed agent spec {text!r}: expected NAME or NAME:key=value;...")
     options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(";"))):
+    for part in filter(None, (p.strip() for p in split_outside(rest, ";"))):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise AgentSpecError(f"malformed option {part!r} in agent spec {text!r}: expected key=value")
@@ -162,12 +213,14 @@ def parse_spec(text: str) -> AgentSpec:
         for name_part in path[:-1]:
             node = node.setdefault(name_part, {})
         node[path[-1]] = _value(value.strip())
+        if path == [path[-1]] and path[-1] in OFFICE_ROLES and isinstance(node[path[-1]], str) and ":" in node[path[-1]]:
+            node[path[-1]] = parse_spec(node[path[-1]]).model_dump(mode="json")  # an office played elsewhere
     return AgentSpec(name=name, options=options)
 
 
 def parse_lineup(text: str, players: int) -> list[AgentSpec]:
     """One spec for every seat, or exactly one per seat. Raises AgentSpecError."""
-    parts = [p for p in (text or "").split(",")]
+    parts = split_outside(text or "", ",")
     if not text or any(not p.strip() for p in parts):
         raise AgentSpecError(f"malformed --agents {text!r}: expected a comma-separated list of agent specs")
     specs = [parse_spec(p) for p in parts]

@@ -320,6 +320,8 @@ def deliver_one(actor, message: Message, seq: int) -> list[Message]:
         outs = actor.handle(message)
         for out in outs:
             if not isinstance(out, Message) or out.sender != actor.address:
+                if getattr(actor, "given", False) and isinstance(out, Message):
+                    continue  # a replay's stand-in for an external agent: the log's records, the bus's included
                 raise TypeError(f"{actor.address} returned a message not sent by itself: {out!r:.80}")
         return outs
     except Exception as exc:  # an agent's failure is data: its sender hears about it

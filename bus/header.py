@@ -19,7 +19,7 @@ and a message that validates as its kind and is exactly what its model writes (n
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -57,6 +57,22 @@ class ForkPoint(BaseModel):
     before: list[AgentEntry] = Field(min_length=1, max_length=MAX_SEATS)
 
 
+class ExternalEntry(BaseModel):
+    """An external agent's handshake as the header keeps it (actors.external): what it said of itself,
+    or why it never started. Never a token, never a path outside the project."""
+
+    model_config = _STRICT
+    transport: Literal["exec", "ws"]
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME)
+    version: str | None = Field(None, max_length=MAX_NAME)
+    protocol: int | None = None
+    talks: bool = False
+    error: str | None = Field(None, max_length=200)  # actors.external.connection.MAX_ERROR
+
+
+_Address = Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,2}(/[a-z]{1,8})?$")]
+
+
 class Header(BaseModel):
     """A game's header: everything needed to rebuild every actor, and nothing else."""
 
@@ -73,6 +89,8 @@ class Header(BaseModel):
     env: dict[_Text, _Text] | None = Field(None, max_length=MAX_ENTRIES)  # where it was made (bus.environment); absent in older logs
     # the referee draws chance from random.Random(chance_seed) instead of its (seed, address) generator
     chance_seed: str | None = Field(None, min_length=1, max_length=MAX_CHANCE_SEED)
+    # the external agents of the lineup by address (actors.external); absent when it has none
+    external: dict[_Address, ExternalEntry] | None = Field(None, max_length=4 * MAX_SEATS)
 
 
 def check_header(raw: Any) -> Header:

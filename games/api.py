@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgpack
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # Capability flags: conformance checks decide what applies from these, never from game names.
 SIMULTANEOUS = "simultaneous"  # more than one player may act at one node
@@ -44,6 +44,32 @@ class TalkItem(BaseModel):
     """Base of every game's talk vocabulary; subclasses set `kind: Literal[...]`."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+SAY_BYTES = 1000  # the most UTF-8 bytes one `say` item holds (ours: a few sentences)
+
+
+class Say(TalkItem):
+    """Free text to the whole channel: cheap talk that every game with talk accepts and no rules
+    read (it changes no state), so an agent that negotiates in natural language is logged and
+    transcribed beside the game's structured deals. The core owns this kind; no game may take it."""
+
+    kind: Literal["say"] = "say"
+    text: str = Field(min_length=1, max_length=SAY_BYTES)
+
+    @field_validator("text")
+    @classmethod
+    def _bounded(cls, text: str) -> str:
+        if len(text.encode("utf-8", "surrogatepass")) > SAY_BYTES:
+            raise ValueError(f"at most {SAY_BYTES} UTF-8 bytes")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("not valid UTF-8 text (a lone surrogate)") from None
+        return text
+
+
+CHEAP_TALK = frozenset({"say"})  # talk kinds the referee keeps without asking the rules
 
 
 @dataclass(frozen=True)

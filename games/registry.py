@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib.metadata import entry_points
 
-from games.api import Game, TalkItem
+from games.api import Game, Say, TalkItem
 from games.plugin import GamePlugin, PluginError, resolve
 
 GROUP = "detente.games"
@@ -35,7 +35,7 @@ def _entry_points() -> dict[str, str]:
 
 _PLUGINS: dict[str, GamePlugin] = {}
 _GAMES: dict[str, Game] = {}
-_TALK: dict[str, type[TalkItem]] = {}  # talk kind -> model, for every game loaded so far
+_TALK: dict[str, type[TalkItem]] = {"say": Say}  # talk kind -> model: the core's, then every game loaded so far
 
 
 def game_names() -> list[str]:

@@ -13,7 +13,7 @@ from bus.codec import load
 from bus.errors import LogError, RejectedByRules
 from bus.header import check_header
 from bus.log import GameLog
-from games.api import State
+from games.api import CHEAP_TALK, State
 from games.registry import get_game
 
 
@@ -77,7 +77,8 @@ def apply_record(state: State, msg: dict[str, Any]) -> bool:
     elif kind == "talk_round":
         for line in load(msg).lines:
             for item in line.says:
-                state.apply_talk(line.speaker, msg["channel"], item)
+                if item.kind not in CHEAP_TALK:  # free text changes no state (the referee's rule)
+                    state.apply_talk(line.speaker, msg["channel"], item)
     else:
         return False
     return True

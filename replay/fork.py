@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from actors.match import environment_of
+from actors.match import environment_of, with_external
 from actors.registry import AgentSpec
 from bus.log import GameLog
 
@@ -46,13 +46,18 @@ def fork_header(log: GameLog, at: int, agents: list[AgentSpec]) -> dict[str, Any
     if after == before:
         raise ForkError("the new lineup is the same as the original: nothing to fork")
     switch = fork_point(log, at)
-    return {
+    forked = {
         **header,
         "game_id": f"{header['game_id']}-fork{switch}",
         "agents": after,
         "fork": {"from": header["game_id"], "at": switch, "before": before},
         "env": environment_of(header["game"]),  # the fork is made here, whatever made the original
     }
+    forked.pop("external", None)
+    forked = with_external(forked)  # the new lineup's external agents, started here
+    if "external" in header:  # and the original's, whose answers the prefix takes from the log
+        forked["external"] = dict(sorted({**header["external"], **forked.get("external", {})}.items()))
+    return forked
 
 
 def play_fork(log: GameLog, header: dict[str, Any], sink: Any):
@@ -62,4 +67,11 @@ def play_fork(log: GameLog, header: dict[str, Any], sink: Any):
     from actors.match import play
 
     switch = header["fork"]["at"]
-    return play(header, sink, decided=[r for r in log.records if r["seq"] < switch])
+    prefix = [r for r in log.records if r["seq"] < switch]
+    if "external" not in header:
+        return play(header, sink, decided=prefix)
+    from actors.external.actor import given_answers
+
+    # before the switch the original's external agents answer from the log; after it they play live
+    with given_answers(header, prefix, scope="before"):
+        return play(header, sink, decided=prefix)

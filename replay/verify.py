@@ -71,8 +71,15 @@ def verify_game(log: GameLog, bad: BadFrame | None = None) -> Verdict:
     except LogError as exc:
         return Verdict(False, str(exc), seq=exc.seq, offset=exc.offset)
     sink = _LockstepSink(log)
+    given = None
     try:
-        play(log.header, sink)
+        if "external" in log.header:  # the external agents' answers come from the log, nothing is started
+            from actors.external.actor import given_answers
+
+            with given_answers(log.header, log.records) as given:
+                play(log.header, sink)
+        else:
+            play(log.header, sink)
     except _Diverged as exc:
         return Verdict(False, f"diverges at seq {exc.seq} ({_kind(log, exc.seq)}): actors or rules no longer reproduce "
                               f"the recorded record; {_environments(log)}", seq=exc.seq)
@@ -82,7 +89,8 @@ def verify_game(log: GameLog, bad: BadFrame | None = None) -> Verdict:
         return Verdict(False, f"diverges at seq {sink.n}: the rerun ends early; {_environments(log)}", seq=sink.n)
     if not log.complete:
         return Verdict(False, "log has no game_end record")
-    return Verdict(True, f"ok: {len(log.records)} records reproduced")
+    taken = f"; {given.summary()}" if given is not None else ""
+    return Verdict(True, f"ok: {len(log.records)} records reproduced{taken}")
 
 
 def _kind(log: GameLog, seq: int) -> str:

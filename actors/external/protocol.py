@@ -1,0 +1,178 @@
+"""The agent protocol (version 1): what an actor outside detente reads and writes, as JSON objects.
+
+An external actor serves one address: a whole seat ("p0", its player) or one office of a built-in
+Alpha agent ("p0/fo"). It receives exactly what an in-process actor's `handle()` receives, the bus
+message as `model_dump(mode="json")` writes it, and answers each with one JSON array of messages of
+the bus's own kinds (bus.messages: act, talk, office_reply). Around the game's messages there are
+four session kinds only: `hello` (both ways, once per process or connection), `game_start` and the
+game's own `game_end` record (notices, not answered), and `bye`. docs/protocol.md has a worked
+exchange of each; `schema()` is the JSON Schema shipped as actors/external/schema.json.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from games.api import Say
+from bus.messages import (
+    MESSAGE,
+    Act,
+    ActRequest,
+    GameEnd,
+    Heard,
+    Message,
+    OfficeReply,
+    OfficeRequest,
+    Talk,
+    TalkTurn,
+)
+
+PROTOCOL = 1
+MAX_NAME = 64  # an agent's self-declared name or version, as the header keeps it
+MAX_LIST = 64  # games or roles an agent declares
+ROLES = ("player", "so", "fo", "io")  # what one external actor can serve
+BUILT_IN = "ops.plugins."  # where the plugins of the games detente ships live
+ANSWERS = frozenset({"act", "talk", "office_reply"})  # the kinds an external actor may send
+
+_Name = Field(min_length=1, max_length=MAX_NAME)
+
+
+class Hello(BaseModel):
+    """detente -> agent, first: the protocol, and the address and role this process serves."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["hello"] = "hello"
+    protocol: int = PROTOCOL
+    detente: str
+    address: str
+    role: Literal["player", "so", "fo", "io"]
+
+
+class Plays(BaseModel):
+    """What an agent says it plays: game names ("*": any) and roles."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+    games: list[str] = Field(default_factory=lambda: ["*"], max_length=MAX_LIST)
+    roles: list[Literal["player", "so", "fo", "io"]] = Field(default_factory=lambda: ["player"], max_length=MAX_LIST)
+
+
+class AgentHello(BaseModel):
+    """agent -> detente, the answer to `hello`. Unknown fields are ignored (a newer agent may say more)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+    kind: Literal["hello"]
+    protocol: int
+    name: str = _Name
+    version: str = Field("", max_length=MAX_NAME)
+    plays: Plays = Plays()
+    talks: bool = False  # as a player: asked to talk where the game opens talk
+
+
+class GameStart(BaseModel):
+    """detente -> agent, not answered: a game begins for the address this process serves."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["game_start"] = "game_start"
+    game: str
+    game_id: str
+    seed: int
+    seat: int
+    address: str
+    role: Literal["player", "so", "fo", "io"]
+    players: int
+    options: dict[str, Any]
+
+
+class Bye(BaseModel):
+    """detente -> agent, not answered: no more games; the agent exits."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["bye"] = "bye"
+
+
+class ProtocolError(ValueError):
+    """An agent's line that is not a valid answer (said in one line, never a traceback)."""
+
+
+def encode(obj: dict[str, Any]) -> bytes:
+    """One line of the protocol: compact JSON, UTF-8, newline-terminated."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+
+
+def parse_hello(line: bytes) -> AgentHello:
+    """The agent's hello from its first line. Raises ProtocolError."""
+    obj = _json(line)
+    if not isinstance(obj, dict) or obj.get("kind") != "hello":
+        raise ProtocolError(f"the first line is not a hello: {_short(obj)}")
+    try:
+        hello = AgentHello.model_validate(obj)
+    except ValidationError as exc:
+        raise ProtocolError(f"hello: {_first(exc)}") from None
+    if hello.protocol != PROTOCOL:
+        raise ProtocolError(f"speaks protocol {hello.protocol}; detente speaks {PROTOCOL}")
+    return hello
+
+
+def parse_answer(line: bytes, address: str, request: Message) -> list[Message]:
+    """The messages of one answer line (a JSON array, or one object): `sender` filled with the
+    agent's address, `to` with the request's sender where left out. Raises ProtocolError."""
+    obj = _json(line)
+    items = obj if isinstance(obj, list) else [obj]
+    out: list[Message] = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise ProtocolError(f"an answer holds message objects, not {_short(item)}")
+        kind = item.get("kind")
+        if kind not in ANSWERS:
+            raise ProtocolError(f"an agent answers with {', '.join(sorted(ANSWERS))} messages, not {_short(kind)}")
+        sender = item.setdefault("sender", address)
+        if sender != address:
+            raise ProtocolError(f"a message sent as {_short(sender)} by the agent at {address}")
+        item.setdefault("to", request.sender)
+        try:
+            out.append(MESSAGE.validate_python(item))
+        except ValidationError as exc:
+            raise ProtocolError(f"{kind} message: {_first(exc)}") from None
+    return out
+
+
+def _json(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"invalid JSON ({str(exc)[:80]}): {_short(line[:60])}") from None
+
+
+def _first(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "value"
+    return f"{where}: {first['msg']}"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema, generated from the models (what actors/external/schema.json holds)."""
+    to_agent = TypeAdapter(Hello | GameStart | ActRequest | TalkTurn | Heard | OfficeRequest | GameEnd | Bye)
+    answer = TypeAdapter(AgentHello | list[Act | Talk | OfficeReply])
+    from games.registry import _entry_points, get_game
+
+    talk_items = {"say": Say.model_json_schema()}
+    for name, reference in _entry_points().items():
+        if reference.startswith(BUILT_IN):  # the games detente ships (third-party plugins vary per machine)
+            for model in get_game(name).talk_models:
+                talk_items[model.model_fields["kind"].default] = model.model_json_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"detente agent protocol {PROTOCOL}",
+        "protocol": PROTOCOL,
+        "to_agent": to_agent.json_schema(),
+        "from_agent": answer.json_schema(),
+        "talk_items": dict(sorted(talk_items.items())),
+    }
