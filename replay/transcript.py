@@ -11,6 +11,7 @@ when given), so trust over time is in every transcript, JSON and HTML alike.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from actors.address import player_address
@@ -19,6 +20,13 @@ from games.plugin import resolve
 from games.registry import get_plugin
 from replay.series import belief_series
 from replay.walk import walk
+
+
+def free_text(item: dict[str, Any]) -> str | None:
+    """A `say` item (the core's free text) in words, quoted on one line; None for any other item."""
+    if item.get("kind") != "say":
+        return None
+    return "says " + json.dumps(item.get("text", ""), ensure_ascii=False)
 
 
 class TranscriptError(ValueError):
@@ -97,7 +105,7 @@ def render_generic(data: dict[str, Any]) -> str:
             out.append(f"[{e['seq']}] turn {e['turn']}: {acts}")
         elif "lines" in e:
             for line in e["lines"]:
-                says = "; ".join(str({k: v for k, v in s.items()}) for s in line["says"]) or "(nothing)"
+                says = "; ".join(free_text(s) or str({k: v for k, v in s.items()}) for s in line["says"]) or "(nothing)"
                 out.append(f"[{e['seq']}] {e['channel']} round {e['round']}: p{line['speaker']} says {says}")
         elif "error" in e:
             out.append(f"[{e['seq']}] error ({e['category']}) {e['actor']}: {e['error']} (applied {e['applied']})")

@@ -22,7 +22,7 @@ from bus.log import GameLog
 from games.diplomacy.board import POWERS
 from replay.fold import initial_state
 from replay.walk import walk
-from replay.transcript import TranscriptError, error_category
+from replay.transcript import TranscriptError, error_category, free_text
 
 TOP_GOALS = 3  # predicted goals shown per power in the text (the JSON has them all)
 
@@ -161,6 +161,8 @@ def _render_phase(ph: dict[str, Any]) -> list[str]:
 def say(t: dict[str, Any]) -> str:
     """One talk item in words (proposals with their commitments)."""
     kind = t["kind"]
+    if kind == "say":
+        return free_text(t)
     if kind == "dip_propose":
         return f"proposes {t['speaker']}#{t['deal_id']}: " + "; ".join(_commitment(c) for c in t["commitments"])
     if kind == "dip_accept":

@@ -23,7 +23,7 @@ from actors.address import office_of, seat_of
 from actors.werewolves.deals import bid_totals, bid_winner, binding, read_deals
 from bus.log import GameLog
 from replay.walk import walk
-from replay.transcript import TranscriptError, error_category
+from replay.transcript import TranscriptError, error_category, free_text
 
 ROLE_LETTERS = (("werewolf", "w"), ("seer", "s"), ("doctor", "d"), ("villager", "v"))
 
@@ -196,6 +196,8 @@ def _render_phase(ph: dict[str, Any], player: int | None) -> list[str]:
 
 def _say(t: dict[str, Any]) -> str:
     kind = t["kind"]
+    if kind == "say":
+        return free_text(t)
     if kind == "ww_propose":
         return f"proposes #{t['proposal_id']}: {t['deal'].replace('_', ' ')} against p{t['target']}"
     if kind == "ww_accept":
