@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from typing import Any, Iterator
 
 from actors.actor import Actor
-from actors.address import office_of
+from actors.address import office_address, office_of, player_address
 from actors.external.connection import Connection, ExternalError, connect, lookup
 from bus.codec import load
 from bus.messages import Message
@@ -52,9 +52,14 @@ class Given:
             if r["msg"]["kind"] != "retire":  # a retire is the bus's own decision: it makes it again
                 by_cause.setdefault(r["cause"], []).append(r["msg"])
         self.deliveries: dict[str, list[list[dict[str, Any]]]] = {a: [] for a in sorted(self.entries)}
+        fork = header.get("fork")
+        before = after = frozenset(self.entries)
+        switch = -1
+        if fork is not None:  # a fork's seats change hands at the switch: each side answers its own deliveries
+            before, after, switch = external_addresses(fork["before"]), external_addresses(header["agents"]), fork["at"]
         for r in records:
             to = r["msg"]["to"]
-            if to in self.deliveries:
+            if to in self.deliveries and to in (after if r["seq"] >= switch else before):
                 self.deliveries[to].append(by_cause.get(r["seq"], []))
         self.taken: dict[str, int] = {a: 0 for a in self.deliveries}  # answers handed out, by address
 
@@ -89,6 +94,18 @@ class GivenActor(Actor):
 
     def handle(self, message: Message) -> list[Message]:
         return self.source.next(self.address)
+
+
+def external_addresses(agents: list[dict[str, Any]]) -> frozenset[str]:
+    """The addresses external agents play in a lineup (as a header holds it)."""
+    out = set()
+    for seat, spec in enumerate(agents):
+        if spec["name"] in TRANSPORTS:
+            out.add(player_address(seat))
+        for role, inner in (spec.get("options") or {}).items():
+            if role in OFFICES and isinstance(inner, dict) and inner.get("name") in TRANSPORTS:
+                out.add(office_address(seat, role))
+    return frozenset(out)
 
 
 _GIVEN: ContextVar[tuple[Given, str] | None] = ContextVar("detente_given_answers", default=None)

@@ -160,8 +160,9 @@ class WsTransport:
             raise TransportError("the ws transport needs the websockets package (pip install websockets)") from None
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else None
         try:
+            # entered at once: newer websockets want a connection used as a context manager, closed in `close`
             self.ws = connect(self.url, additional_headers=headers, max_size=self.max_line,
-                              open_timeout=max(0.01, deadline - time.monotonic()), compression=None)
+                              open_timeout=max(0.01, deadline - time.monotonic()), compression=None).__enter__()
         except Exception as exc:  # refused, a bad handshake, a bad URL: one line, whatever the cause
             raise TransportError(f"could not connect to {self.label}: {type(exc).__name__}: {str(exc)[:100]}") from None
 
