@@ -77,8 +77,16 @@ def _build_external(kind: str) -> Callable[[str, int, int, dict[str, Any]], list
     return build
 
 
+def _build_generic(game: str, seat: int, seed: int, options: dict[str, Any]) -> list[Actor]:
+    from actors.alpha.generic.agent import build  # imported on first use: its offices search
+
+    return build(game, seat, seed, options)
+
+
 AGENTS: dict[str, AgentDef] = {
     "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
+    "generic": AgentDef("generic", None, _build_generic, "one Alpha agent for every game: ISMCTS SO, trust IO, pact FO",
+                        games_in_budget=1),
     "exec": AgentDef("exec", None, _build_external("exec"),
                      "an external agent, a child process over stdin/stdout: exec:cmd=[\"prog\",\"arg\"] (JSON lines)"),
     "ws": AgentDef("ws", None, _build_external("ws"),

@@ -26,6 +26,7 @@ CHANCE = "chance"  # the game has chance nodes (deals, dice, shuffles)
 PRIVATE_INFORMATION = "private_information"  # observations differ per player
 TALK = "talk"  # some nodes open talk channels
 TALK_STATE = "talk_state"  # talk changes the state (e.g. the rules confirm deals): see apply_talk
+OBSERVATION_STATE = "observation_state"  # Game.state_from_observation rebuilds a state from one observation
 
 ABSTAIN = "abstain"  # conventional default action name where a game has one
 
@@ -217,6 +218,19 @@ class Game:
     def state_from_json(self, data: dict[str, Any]) -> State:
         """The state `State.to_json` serialised (its inverse)."""
         raise NotImplementedError
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> State:
+        """A state in which `player` observes exactly `observation` (games with OBSERVATION_STATE).
+
+        Built from the observation alone, never from a true state: what `player` cannot see is
+        filled in some way the observation allows, so `resample_hidden(player, rng)` of the result
+        draws the determinisations a searching agent needs (at a node where `player` acts or talks)."""
+        raise NotImplementedError
+
+    def actions_seen(self, player: int, observation: dict[str, Any]) -> dict[int, str]:
+        """The actions of the last joint step as `observation` shows them to `player`, by seat (seats
+        whose action it does not show are left out; {} where the game does not say)."""
+        return {}
 
     def capabilities_for(self, options: Options) -> frozenset[str]:
         """The capability flags of one variant (default: the game's); e.g. hidden hands only

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.hanabi.cards import ALL_COLOURS, ALL_RANKS, CARD_OF, COLOURS, DECK, FULL, MATCHING, NAMES
 
 MAX_HINTS = 8
@@ -357,7 +357,7 @@ class Hanabi(Game):
 
     name = "hanabi"
     options_model = HanabiOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, OBSERVATION_STATE})
     min_return = 0.0
     max_return = 25.0
     max_steps = 500
@@ -392,6 +392,34 @@ class Hanabi(Game):
         state._turns_left = int(data["turns_left"])
         state._history = [dict(e) if "slots" not in e else {**e, "slots": list(e["slots"])}
                           for e in data["history"]]
+        return state
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> HanabiState:
+        """The position `player` sees: its own cards filled from the unseen pool (matching its hint
+        knowledge where the pool allows), the rest of the pool as the deck (`resample_hidden` redraws both)."""
+        obs, rules = observation, observation["rules"]
+        state = HanabiState(self.options({
+            "players": obs["players"], "hand_size": rules["hand_size"], "completion_bonus": rules["completion_bonus"],
+            "bomb_out_scores_zero": rules["bomb_out_scores_zero"], "reveal_own_cards": rules["open_hands"]}))
+        pool = list(DECK)
+        seen = [CARD_OF[c] for h in obs["hands"] for c in h if c is not None] + [CARD_OF[c] for c in obs["discards"]]
+        seen += [c * 5 + r for c in range(5) for r in range(obs["fireworks"][c])]
+        for card in seen:
+            pool.remove(card)
+        know = [list(k) for k in obs["knowledge"]]
+        hands = [[CARD_OF[c] for c in h] if q != player or rules["open_hands"] else [] for q, h in enumerate(obs["hands"])]
+        if not rules["open_hands"]:
+            own = _draw_consistent(know[player], pool, random.Random(0)) or pool[: len(obs["hands"][player])]
+            for card in own:
+                pool.remove(card)
+            hands[player] = own
+        state._phase = END if obs["current"] is None and obs["history"] else PLAY if obs["current"] is not None else DEAL
+        state._deck, state._hands, state._know = pool, hands, know
+        state._fw, state._disc = list(obs["fireworks"]), [CARD_OF[c] for c in obs["discards"]]
+        state._hints, state._lives = obs["hints"], obs["lives"]
+        state._cur = obs["current"] if obs["current"] is not None else 0
+        state._turns_left = obs["turns_left"] if obs["turns_left"] is not None else state._n
+        state._history = list(obs["history"])
         return state
 
 

@@ -1,0 +1,143 @@
+"""The generic Alpha agent: one agent for every game, built from the Game API alone.
+
+    generic                      all three offices (so+io+fo), the default budget
+    generic:offices=so           Strategy Office only (the ablation baseline)
+    generic:iterations=400       a larger search
+    generic:traits.so_weight=2   the President prefers its Strategy Office's advice
+
+The President weighs each office's advice by a trait (thesis section 7.2: "give greater preference
+to some modules over others"): an action's score is so_weight x its search utility + fo_weight x
+[it is this seat's side of a confirmed pact] + io_weight x the trust in that pact's partners; with
+probability 1 - honesty the pacts are left out of the score (a broken word).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from pydantic import Field
+
+from actors.alpha.builder import AlphaAgent, president_from
+from actors.alpha.generic.offices import GenericForeignOffice, GenericIntelligenceOffice, GenericStrategyOffice
+from actors.alpha.generic.search import Policy, uniform_policy
+from actors.alpha.options import AgentOptions
+from actors.alpha.president import President, Step, heard_lines
+from actors.alpha.traits import Traits
+from bus.messages import ActRequest, Heard, Suggestion, TalkTurn
+from games.registry import get_game
+
+ITERATIONS = 48  # default ISMCTS budget per decision (ours: the median decision stays near 50 ms, ops/bench/generic.py)
+MAX_STEPS = 40  # moves per descent before a position is cut off at 0.5 (ours)
+
+
+class GenericTraits(Traits):
+    """The President's traits plus a weight per office (default equal)."""
+
+    so_weight: float = Field(1.0, ge=0.0, le=10.0)
+    fo_weight: float = Field(1.0, ge=0.0, le=10.0)
+    io_weight: float = Field(1.0, ge=0.0, le=10.0)
+
+
+class GenericOptions(AgentOptions):
+    """Offices (default all three), traits, and the search and negotiation parameters."""
+
+    agent = "the generic agent"
+    offices: tuple[str, ...] = ("fo", "io", "so")
+    traits: GenericTraits = GenericTraits(honesty=0.9, risk=0.0)
+    iterations: int = Field(ITERATIONS, ge=1, le=100_000)
+    max_steps: int = Field(MAX_STEPS, ge=1, le=100_000)
+    width: int = Field(5, ge=1, le=64)
+    rollout: str = "uniform"  # or "module:function", a game's cheap default policy (search.Policy)
+    deal_candidates: int = Field(4, ge=0, le=32)
+    forgetting: float = Field(0.9, gt=0.0, le=1.0)
+    aspiration: float = Field(0.1, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
+    beta: float = Field(1.0, gt=0.0, le=100.0)  # the concession tactic's beta (< 1 Boulware, > 1 Conceder)
+
+
+_VIEWS = {
+    ("io", "update"): ("beliefs", "inbox", "observation", "pacts", "predicted", "reputation", "seat", "traits", "trust"),
+    ("so", "suggest"): ("observation", "seat"),
+    ("so", "deal_utility"): ("inbox", "observation", "seat", "talk"),
+    ("fo", "negotiate"): ("deal_values", "inbox", "pacts", "seat", "talk", "traits", "trust"),
+}
+
+
+class GenericPresident(President):
+    """Asks the IO and SO before a decision, the SO (deal utilities) and FO in talk; weighs advice by traits."""
+
+    def plan_act(self, request: ActRequest) -> list[Step]:
+        return [Step("io", "update"), Step("so", "suggest")]
+
+    def plan_talk(self, turn: TalkTurn) -> list[Step]:
+        return [Step("so", "deal_utility"), Step("fo", "negotiate")]
+
+    def observe(self, request: ActRequest | TalkTurn) -> None:
+        super().observe(request)
+        if request.kind == "talk_turn":
+            self.kb.set(("talk", "members"), list(request.members))
+
+    def view(self, step: Step, request: ActRequest | TalkTurn) -> dict[str, Any]:
+        return self.kb.view(_VIEWS.get((step.role, step.task), self.views[step.role]))
+
+    def on_heard(self, message: Heard) -> None:
+        """Keep the lines of the current decision only (older talk lives in the pact ledger)."""
+        kept = [line for line in self.kb.get("inbox", default=[]) if line["turn"] == message.turn]
+        self.kb.set(("inbox",), kept + heard_lines(message))
+
+    def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
+        legal = request.legal
+        if not legal:
+            return "abstain"
+        traits = self.traits
+        score = {a: 0.0 for a in legal}
+        for s in suggestions:
+            if s.action in score:
+                score[s.action] += traits.so_weight * s.utility
+        if self.rng.random() < traits.honesty:
+            trust = self.kb.get("trust", default={}) or {}
+            for entry in sorted((self.kb.get("pacts", default={}) or {}).items()):
+                pact = entry[1]
+                if pact.get("status") != "confirmed":
+                    continue
+                for p, t, a in pact["commitments"]:
+                    if p == request.player and t == request.turn and a in score:
+                        partners = [q for q, _, _ in pact["commitments"] if q != p]
+                        confidence = min((float(trust.get(str(q), traits.trust)) for q in partners), default=traits.trust)
+                        score[a] += traits.fo_weight + traits.io_weight * confidence
+        top = max(score.values())
+        if suggestions and top > 0.0:
+            best = [a for a in legal if score[a] == top]
+            return best[self.rng.randrange(len(best))]
+        return legal[self.rng.randrange(len(legal))]
+
+
+def _policy(reference: str) -> Policy:
+    if reference == "uniform":
+        return uniform_policy
+    from games.plugin import resolve
+
+    return resolve(reference)
+
+
+@lru_cache(maxsize=None)
+def _agent(game_name: str) -> AlphaAgent:
+    game = get_game(game_name)
+
+    def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
+        return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width, _policy(o.rollout),
+                                     o.deal_candidates)
+
+    def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
+        return GenericIntelligenceOffice(address, seed, game, o.forgetting)
+
+    def fo(address: str, seed: int, o: GenericOptions) -> GenericForeignOffice:
+        return GenericForeignOffice(address, seed, high=o.aspiration, low=0.0, beta=o.beta)
+
+    return AlphaAgent(options=GenericOptions, president=president_from(GenericPresident),
+                      offices={"so": so, "io": io, "fo": fo})
+
+
+def build(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list:
+    """The actors of the generic agent in `seat` of `game` (an AgentDef.build)."""
+    return _agent(game).build(game, seat, seed, raw)

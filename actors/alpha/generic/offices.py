@@ -1,0 +1,347 @@
+"""The generic offices: a searching Strategy Office, a trust-keeping Intelligence Office and a
+pact-making Foreign Office, none of which knows which game it plays.
+
+How a searching office gets a state without reading hidden information: the President hands it the
+KB view of its own observation (what the referee sent with the act request or talk turn, nothing
+else), and the game's rules rebuild a position from that observation alone through the Game API's
+optional hook `Game.state_from_observation(seat, observation)` (capability OBSERVATION_STATE):
+what the seat cannot see is filled in any way the observation allows. Every determinisation the
+search uses is then `State.resample_hidden(seat, rng)` of that rebuilt position, which the game
+conformance suite holds to what the seat observed. A game without the hook gets no search: the
+Strategy Office then suggests the legal actions at equal utility (the agent plays at random).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from actors.alpha.generic import pacts as P
+from actors.alpha.generic.search import Policy, Search, uniform_policy
+from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, StrategyOffice
+from bus.messages import KBUpdate, OfficeRequest, Suggestion
+from games.api import OBSERVATION_STATE, Game, Say
+
+_DIGITS = 4  # utilities and trust logged to 4 decimals (ours: enough to read, short to log)
+
+
+def _r(x: float) -> float:
+    return round(float(x), _DIGITS)
+
+
+def searchable(game: Game) -> bool:
+    """The game can rebuild a position from one observation (the hook a search needs)."""
+    return game.has(OBSERVATION_STATE)
+
+
+class GenericStrategyOffice(StrategyOffice):
+    """ISMCTS over the game's rules from the seat's observation; deal utilities by imposed commitments."""
+
+    def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
+                 policy: Policy = uniform_policy, deal_candidates: int = 4):
+        super().__init__(address, seed)
+        self.game = game
+        self.iterations = iterations
+        self.max_steps = max_steps
+        self.width = width
+        self.policy = policy
+        self.deal_candidates = deal_candidates
+        self._turn_cache: tuple[int, Any] | None = None  # (turn, (search, sampler, base result)) of talk
+
+    # -- suggest ----------------------------------------------------------------------------
+
+    def suggest(self, request: OfficeRequest) -> Answer:
+        legal = list(request.legal)
+        view = request.view
+        seat = int(view["seat"])
+        if len(legal) <= 1 or not searchable(self.game):
+            return Answer(suggestions=[Suggestion(action=a, utility=0.5) for a in legal[: self.width]])
+        search, sample = self._searcher(seat, view["observation"])
+        result = search.run(sample, self.iterations, self.rng)
+        mine = result.root.get(seat, {})
+        ranked = sorted((a for a in legal if a in mine), key=lambda a: (-mine[a][0], a))[: self.width]
+        suggestions = [Suggestion(action=a, utility=_r(mine[a][1])) for a in ranked]
+        return Answer(suggestions=suggestions, updates=[KBUpdate(path=("predicted",), value=_predicted(result, seat))])
+
+    # -- deal utility -----------------------------------------------------------------------
+
+    def deal_utility(self, request: OfficeRequest) -> Answer:
+        """Utilities (gain over no pact, per party) of candidate pacts and of pacts proposed to this seat."""
+        view = request.view
+        seat, turn = int(view["seat"]), request.turn
+        if not searchable(self.game):
+            return Answer()
+        if self._turn_cache is None or self._turn_cache[0] != turn:
+            search, sample = self._searcher(seat, view["observation"])
+            base = search.run(sample, self.iterations, self.rng)
+            self._turn_cache = (turn, (search, sample, base, {}))
+        search, sample, base, memo = self._turn_cache[1]
+        members = set(int(m) for m in (view.get("talk") or {}).get("members", ()))
+        values = []
+        for commitments in self._candidates(seat, turn, base, members) + self._offered(seat, turn, view):
+            key = P.Pact("", "propose", commitments).text()
+            if key not in memo:
+                memo[key] = self._evaluate(search, sample, base, seat, commitments)
+            values.append(memo[key])
+        return Answer(updates=[KBUpdate(path=("deal_values",), value=values)])
+
+    def _candidates(self, seat: int, turn: int, base: Any, members: set[int]) -> list[tuple]:
+        """Pairs (my action, a partner's action) among each side's most visited root actions."""
+        mine = base.root.get(seat, {})
+        if not mine:
+            return []
+        top = sorted(mine, key=lambda a: (-mine[a][0], a))[:2]
+        pairs = []
+        for other, table in sorted(base.root.items()):
+            if other == seat or (members and other not in members) or len(table) < 2:
+                continue
+            # the partner's action best for me among its two likeliest: what a pact could ask of it
+            theirs = sorted(table, key=lambda a: (-table[a][0], a))[:2]
+            for b in theirs:
+                for a in top:
+                    pairs.append((tuple(sorted(((seat, turn, a), (other, turn, b)))), table[b][2] - table[theirs[0]][2]))
+        pairs.sort(key=lambda x: (-x[1], x[0]))
+        return [c for c, _ in pairs[: self.deal_candidates]]
+
+    def _offered(self, seat: int, turn: int, view: dict[str, Any]) -> list[tuple]:
+        out = []
+        for t, _, speaker, pact in P.heard_pacts(view.get("inbox", ())):
+            if t == turn and pact.stage == "propose" and speaker != seat and seat in pact.parties():
+                out.append(pact.commitments)
+        return out
+
+    def _evaluate(self, search: Search, sample: Any, base: Any, seat: int, commitments: tuple) -> dict[str, Any]:
+        """The pact's value: the search with every commitment imposed, and with only this seat's."""
+        budget = max(8, self.iterations // 2)
+        forced = {p: a for p, _, a in commitments}
+        both = search.run(sample, budget, self.rng, forced=forced)
+        alone = search.run(sample, budget, self.rng, forced={seat: forced[seat]}) if seat in forced else both
+        gain = {str(p): _r(_at(both.value, p) - _at(base.value, p)) for p in sorted(forced)}
+        return {"commitments": [list(c) for c in commitments], "gain": gain,
+                "gain_if_broken": _r(_at(alone.value, seat) - _at(base.value, seat))}
+
+    # -- shared -----------------------------------------------------------------------------
+
+    def _searcher(self, seat: int, observation: dict[str, Any]) -> tuple[Search, Any]:
+        base = self.game.state_from_observation(seat, observation)
+
+        def sample(rng: Any) -> Any:
+            return base.resample_hidden(seat, rng)
+
+        return Search(self.game, seat + 1, seat, self.policy, self.max_steps), sample
+
+
+def _at(values: tuple[float, ...], seat: int) -> float:
+    return values[seat] if seat < len(values) else 0.5
+
+
+def _predicted(result: Any, seat: int, cap: int = 32) -> dict[str, Any]:
+    """The other acting seats' root actions: [visit share, own mean return, my mean return]."""
+    out = {}
+    for p, table in sorted(result.root.items()):
+        if p == seat or not table:
+            continue
+        total = sum(v[0] for v in table.values()) or 1
+        ranked = sorted(table, key=lambda a: (-table[a][0], a))[:cap]
+        out[str(p)] = {a: [_r(table[a][0] / total), _r(table[a][1]), _r(table[a][2])] for a in sorted(ranked)}
+    return out
+
+
+# -- Intelligence Office ----------------------------------------------------------------------
+
+TYPES = ("partner", "saboteur", "self-interested")
+TEMPERATURE = 0.1  # ours: softmax temperature over returns in [0, 1] for the opponent types' likelihoods
+
+
+class GenericIntelligenceOffice(IntelligenceOffice):
+    """Beta reputation from kept and broken pacts; an opponent model from observed actions.
+
+    Trust (Josang & Ismail, "The Beta Reputation System", 2002): with r kept and s broken
+    commitments, each discounted by `forgetting` per judgement, trust = (r + 2 t0) / (r + s + 2),
+    t0 the President's prior trust trait ((r + 1) / (r + s + 2) at the neutral 0.5). Opponent model:
+    a posterior over three types, each a softmax of the root values the Strategy Office found for
+    the other seat's actions at the last decision (its own return: self-interested; this seat's
+    return: partner; minus it: saboteur), times the likelihood of the action the seat was seen to play."""
+
+    def __init__(self, address: str, seed: int, game: Game, forgetting: float = 0.9):
+        super().__init__(address, seed)
+        self.game = game
+        self.forgetting = forgetting
+
+    def update(self, request: OfficeRequest) -> Answer:
+        view = request.view
+        seat, turn = int(view["seat"]), request.turn
+        updates = ledger_updates(view.get("pacts") or {}, view.get("inbox", ()), seat)
+        ledger = _applied(view.get("pacts") or {}, updates)
+        seen = {int(p): a for p, a in self.game.actions_seen(seat, view["observation"]).items()}
+        prior = float((view.get("traits") or {}).get("trust", 0.5))
+        reputation = dict(view.get("reputation") or {})
+        trust = dict(view.get("trust") or {})
+        causes = []
+        for pid, entry in sorted(ledger.items()):
+            if entry.get("status") != "confirmed":
+                continue
+            verdicts = {}
+            for p, t, a in entry["commitments"]:
+                if p == seat or t >= turn:
+                    continue
+                if t != turn - 1 or p not in seen:
+                    verdicts[str(p)] = "unseen"
+                    continue
+                verdict = "kept" if seen[p] == a else "broken"
+                verdicts[str(p)] = verdict
+                r, s = reputation.get(str(p), (0.0, 0.0))
+                lam = self.forgetting
+                r, s = lam * r + (verdict == "kept"), lam * s + (verdict == "broken")
+                reputation[str(p)] = (_r(r), _r(s))
+                trust[str(p)] = _r((r + 2 * prior) / (r + s + 2))
+                causes.append({"subject": str(p), "pact": pid, "turn": t, "action": a, "played": seen[p],
+                               "verdict": verdict, "trust": trust[str(p)]})
+            if verdicts:
+                updates.append(KBUpdate(path=("pacts", pid), value={**entry, "status": "judged", "verdicts": verdicts}))
+        if causes:
+            updates += [KBUpdate(path=("reputation",), value={k: list(v) for k, v in sorted(reputation.items())}),
+                        KBUpdate(path=("trust",), value=dict(sorted(trust.items()))),
+                        KBUpdate(path=("trust_causes",), value=causes)]
+        beliefs = self._types(view, seen, seat)
+        if beliefs is not None:
+            updates.append(KBUpdate(path=("beliefs",), value=beliefs))
+        return Answer(updates=updates)
+
+    def _types(self, view: dict[str, Any], seen: dict[int, str], seat: int) -> dict[str, Any] | None:
+        predicted = view.get("predicted") or {}
+        old = view.get("beliefs") or {}
+        out = {k: v for k, v in sorted(old.items())}
+        changed = False
+        for p_text, table in sorted(predicted.items()):
+            action = seen.get(int(p_text))
+            if action is None or action not in table or len(table) < 2:
+                continue
+            prior = old.get(p_text) or {t: 1.0 / len(TYPES) for t in TYPES}
+            # forgetting: the prior drifts back toward uniform before each observation
+            prior = {t: self.forgetting * float(prior.get(t, 0.0)) + (1 - self.forgetting) / len(TYPES) for t in TYPES}
+            post = {t: prior[t] * _likelihood(table, action, t) for t in TYPES}
+            z = sum(post.values()) or 1.0
+            out[p_text] = {t: _r(post[t] / z) for t in TYPES}
+            changed = True
+        return out if changed else None
+
+
+def _likelihood(table: dict[str, list[float]], action: str, kind: str) -> float:
+    def score(v: list[float]) -> float:
+        return v[1] if kind == "self-interested" else v[2] if kind == "partner" else -v[2]
+    top = max(score(v) for v in table.values())
+    weights = {a: math.exp((score(v) - top) / TEMPERATURE) for a, v in table.items()}
+    return weights[action] / sum(weights.values())
+
+
+# -- the pact ledger (shared by the IO and the FO) ---------------------------------------------
+
+def ledger_updates(ledger: dict[str, Any], inbox: Any, seat: int) -> list[KBUpdate]:
+    """KB updates recording what the inbox says about pacts this seat is a party of: proposals to
+    it ("offered"), and acceptances of its own proposals ("confirmed" once every party accepted)."""
+    updates: list[KBUpdate] = []
+    current = dict(ledger)
+    for turn, _, speaker, pact in P.heard_pacts(inbox):
+        if seat not in pact.parties():
+            continue
+        entry = current.get(pact.id)
+        if pact.stage == "propose" and entry is None and speaker != seat and speaker in pact.parties():
+            entry = {"proposer": speaker, "commitments": [list(c) for c in pact.commitments], "status": "offered",
+                     "accepted": []}
+        elif pact.stage == "accept" and entry is not None and entry["status"] == "proposed" and speaker != seat:
+            accepted = sorted(set(entry["accepted"]) | {speaker})
+            parties = {c[0] for c in entry["commitments"]} - {entry["proposer"]}
+            entry = {**entry, "accepted": accepted, "status": "confirmed" if parties <= set(accepted) else "proposed"}
+        elif pact.stage == "reject" and entry is not None and entry["status"] == "proposed" and speaker != seat:
+            entry = {**entry, "status": "rejected"}
+        else:
+            continue
+        current[pact.id] = entry
+        updates.append(KBUpdate(path=("pacts", pact.id), value=entry))
+    return updates
+
+
+def _applied(ledger: dict[str, Any], updates: list[KBUpdate]) -> dict[str, Any]:
+    out = dict(ledger)
+    for u in updates:
+        if len(u.path) == 2 and u.path[0] == "pacts":
+            out[u.path[1]] = u.value
+    return out
+
+
+# -- Foreign Office ---------------------------------------------------------------------------
+
+
+def aspiration(round_: int, max_rounds: int, high: float, low: float, beta: float, kappa: float = 0.0) -> float:
+    """The least gain this seat asks of a pact in talk round `round_` (Faratin, Sierra & Jennings,
+    "Negotiation decision functions for autonomous agents", 1998: the polynomial time-dependent
+    tactic alpha(t) = kappa + (1 - kappa) (t / t_max)^(1 / beta), rounds as time; beta < 1 Boulware,
+    beta > 1 Conceder)."""
+    t_max = max(1, max_rounds - 1)
+    alpha = kappa + (1 - kappa) * (min(round_, t_max) / t_max) ** (1.0 / beta)
+    return high - alpha * (high - low)
+
+
+class GenericForeignOffice(ForeignOffice):
+    """Proposes the pact the Strategy Office values most for the partner among those that give this
+    seat its current aspiration; accepts an offered pact when its trust-weighted gain clears it."""
+
+    def __init__(self, address: str, seed: int, high: float = 0.1, low: float = 0.0, beta: float = 1.0):
+        super().__init__(address, seed)
+        self.high, self.low, self.beta = high, low, beta
+
+    def negotiate(self, request: OfficeRequest) -> Answer:
+        view = request.view
+        seat, turn = int(view["seat"]), request.turn
+        talk = view.get("talk") or {}
+        round_, rounds = int(talk.get("round", 0)), int(talk.get("max_rounds", 1))
+        updates = ledger_updates(view.get("pacts") or {}, view.get("inbox", ()), seat)
+        ledger = _applied(view.get("pacts") or {}, updates)
+        values = {P.Pact("", "propose", tuple(tuple(c) for c in v["commitments"])).text(): v
+                  for v in view.get("deal_values") or ()}
+        trust = view.get("trust") or {}
+        prior = float((view.get("traits") or {}).get("trust", 0.5))
+        need = aspiration(round_, rounds, self.high, self.low, self.beta)
+        says = []
+        for pid, entry in sorted(ledger.items()):  # answer the offers of this turn
+            commitments = tuple(tuple(c) for c in entry["commitments"])
+            if entry["status"] != "offered" or commitments[0][1] != turn:
+                continue
+            value = values.get(P.Pact("", "propose", commitments).text())
+            if value is None:
+                continue
+            t = float(trust.get(str(entry["proposer"]), prior))
+            expected = t * value["gain"].get(str(seat), 0.0) + (1 - t) * value["gain_if_broken"]
+            stage = "accept" if expected >= need else "reject"
+            says.append(Say(text=P.Pact(pid, stage, commitments).text()))
+            updates.append(KBUpdate(path=("pacts", pid), value={**entry, "status": "confirmed" if stage == "accept"
+                                                                  else "rejected", "expected": _r(expected)}))
+        open_own = any(e["status"] == "proposed" and e["proposer"] == seat and e["commitments"][0][1] == turn
+                       for e in ledger.values())
+        if not open_own and round_ < rounds - 1:  # a proposal needs a round left for its answer
+            offer = self._offer(seat, values, trust, prior, need)
+            if offer is not None:
+                pid = f"{seat}-{turn}-{round_}"
+                pact = P.Pact(pid, "propose", offer)
+                says.append(Say(text=pact.text()))
+                updates.append(KBUpdate(path=("pacts", pid), value={
+                    "proposer": seat, "commitments": [list(c) for c in offer], "status": "proposed", "accepted": []}))
+        return Answer(says=says, updates=updates)
+
+    def _offer(self, seat: int, values: dict[str, Any], trust: dict[str, Any], prior: float, need: float) -> tuple | None:
+        best, best_key = None, None
+        for value in values.values():
+            gain = value["gain"]
+            partners = [p for p in gain if p != str(seat)]
+            if str(seat) not in gain or not partners:
+                continue
+            t = min(float(trust.get(p, prior)) for p in partners)
+            mine = t * gain[str(seat)] + (1 - t) * value["gain_if_broken"]
+            theirs = min(gain[p] for p in partners)
+            if mine < need or theirs < 0 or mine <= 0:
+                continue
+            key = (theirs, mine)
+            if best_key is None or key > best_key:
+                best, best_key = tuple(tuple(c) for c in value["commitments"]), key
+        return best

@@ -1,0 +1,114 @@
+"""A game-independent deal: commitments of players over their own actions at named decision points.
+
+A pact is a list of commitments "at decision `turn`, seat `player` plays `action`", where `turn`
+is the referee's decision counter (the `turn` of every act request, talk turn and step record) and
+`action` one of the game's action strings. It travels as the core's free-text talk item (`say`),
+whose text is `pact ` and a JSON object, so every game that opens talk carries it, the rules never
+read it, and nothing has to be registered:
+
+    pact {"id": "1-7-0", "stage": "propose", "commitments": [[1, 7, "heads"], [0, 7, "tails"]]}
+
+Stages: `propose` (by the speaker, who is one of the parties), `accept` and `reject` (by another
+party, naming the proposal's id). A pact is confirmed once every party but the proposer accepted.
+Kept or broken is read off the log without knowing the game: the step record of decision `turn`
+holds every seat's action (`mark`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+PREFIX = "pact "
+STAGES = ("propose", "accept", "reject")
+
+
+@dataclass(frozen=True)
+class Pact:
+    """One pact message: its id, stage and commitments (player, turn, action), sorted."""
+
+    id: str
+    stage: str
+    commitments: tuple[tuple[int, int, str], ...]
+
+    def text(self) -> str:
+        """The `say` text carrying this pact."""
+        body = {"id": self.id, "stage": self.stage, "commitments": [list(c) for c in self.commitments]}
+        return PREFIX + json.dumps(body, separators=(",", ":"), sort_keys=True)
+
+    def parties(self) -> tuple[int, ...]:
+        return tuple(sorted({c[0] for c in self.commitments}))
+
+    def action_of(self, player: int, turn: int) -> str | None:
+        for p, t, a in self.commitments:
+            if p == player and t == turn:
+                return a
+        return None
+
+
+def parse(text: Any) -> Pact | None:
+    """The pact in a `say` text, or None (other free text, or a malformed pact: ignored)."""
+    if not isinstance(text, str) or not text.startswith(PREFIX):
+        return None
+    try:
+        body = json.loads(text[len(PREFIX):])
+        stage, pid = body["stage"], body["id"]
+        commitments = tuple(sorted((int(p), int(t), str(a)) for p, t, a in body["commitments"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    if stage not in STAGES or not isinstance(pid, str) or not commitments:
+        return None
+    return Pact(pid, stage, commitments)
+
+
+def heard_pacts(lines: Iterable[dict[str, Any]]) -> list[tuple[int, int, int, Pact]]:
+    """(turn, round, speaker, pact) of every pact in inbox entries (President.heard_lines' shape)."""
+    out = []
+    for line in lines:
+        for item in line.get("says", ()):
+            if isinstance(item, dict) and item.get("kind") == "say":
+                pact = parse(item.get("text"))
+                if pact is not None:
+                    out.append((int(line["turn"]), int(line["round"]), int(line["speaker"]), pact))
+    return out
+
+
+def mark(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every confirmed pact of a logged game with each commitment marked kept or broken.
+
+    Reads only core records: the `heard` talk (as heard by its first recipient: every member hears
+    the same lines) and the `step` records' actions; a commitment whose turn never came is "open"."""
+    proposals: dict[str, tuple[int, Pact]] = {}
+    accepted: dict[str, set[int]] = {}
+    steps: dict[int, dict[str, str]] = {}
+    seen: set[tuple[int, str, int]] = set()
+    for record in records:
+        msg = record["msg"]
+        if msg["kind"] == "heard":
+            key = (msg["turn"], msg["channel"], msg["round"])
+            if key in seen:
+                continue
+            seen.add(key)
+            for line in msg["lines"]:
+                for item in line["says"]:
+                    pact = parse(item.get("text")) if item.get("kind") == "say" else None
+                    if pact is None:
+                        continue
+                    if pact.stage == "propose" and line["speaker"] in pact.parties():
+                        proposals.setdefault(pact.id, (line["speaker"], pact))
+                    elif pact.stage == "accept":
+                        accepted.setdefault(pact.id, set()).add(line["speaker"])
+        elif msg["kind"] == "step":
+            steps[msg["turn"]] = msg["actions"]
+    out = []
+    for pid, (proposer, pact) in sorted(proposals.items()):
+        if set(pact.parties()) - {proposer} - accepted.get(pid, set()):
+            continue
+        verdicts = []
+        for player, turn, action in pact.commitments:
+            played = steps.get(turn, {}).get(str(player))
+            verdicts.append({"player": player, "turn": turn, "action": action, "played": played,
+                             "verdict": "open" if played is None else "kept" if played == action else "broken"})
+        out.append({"id": pid, "proposer": proposer, "commitments": verdicts})
+    return out

@@ -1,0 +1,184 @@
+"""Information-set Monte Carlo tree search over the Game API, bounded by iterations.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 4(2), 2012, algorithm 2): every iteration draws a determinisation of the searcher's
+information set, descends one tree of action edges with UCB1 using availability counts (an
+action's parent count is the number of iterations in which it was legal, section IV-B), expands
+one node, rolls out and backs up each player's normalised return.
+
+Nodes where several players act at once (simultaneous moves) hold one statistics table per acting
+player and pick each player's action independently ("decoupled UCT", as in Lanctot et al.'s
+simultaneous-move MCTS); a sequential node is the one-player case of the same code. Every player
+at a node maximises its own return (a self-interested model of the others); chance outcomes are
+drawn from the determinised state and are not tree edges. Commitments (a deal's actions imposed
+on a player at the root) replace that player's choice at the root.
+
+No clock is read: a search costs `iterations` descents of at most `max_steps` moves each, so the
+same inputs give the same suggestions on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from games.api import Game, State
+
+# ours: the UCB1 exploration constant for returns scaled to [0, 1] (Kocsis & Szepesvari's
+# sqrt(2) halved, as Cowling et al. use 0.7 in their experiments, section VI)
+EXPLORATION = 0.7
+
+# A rollout policy: (state, player, legal actions, rng) -> action. Default: uniform.
+Policy = Callable[[State, int, list[str], random.Random], str]
+
+
+def uniform_policy(state: State, player: int, legal: list[str], rng: random.Random) -> str:
+    """The default rollout policy: a uniformly random legal action."""
+    return legal[rng.randrange(len(legal))]
+
+
+class _Half:
+    """The returns of a cut-off position: 0.5 for every seat (no seat count needed)."""
+
+    def __getitem__(self, seat: int) -> float:
+        return 0.5
+
+    def __len__(self) -> int:
+        return 0
+
+
+_HALF = _Half()
+
+
+@dataclass
+class Node:
+    """One node: per acting player, per action [visits, total own return, availability, total searcher's return]."""
+
+    stats: dict[int, dict[str, list[float]]] = field(default_factory=dict)
+    children: dict[tuple[str, ...], "Node"] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a search found: per player, per root action (visits, its own mean return, the searcher's
+    mean return); and the mean return per player over all iterations."""
+
+    root: dict[int, dict[str, tuple[int, float, float]]]
+    value: tuple[float, ...]
+    iterations: int
+
+
+class Search:
+    """ISMCTS from one player's information set. `sample(rng)` returns a fresh determinisation."""
+
+    def __init__(self, game: Game, num_players: int, me: int, policy: Policy = uniform_policy,
+                 max_steps: int = 60, exploration: float = EXPLORATION):
+        self.game = game
+        self.n = num_players
+        self.me = me
+        self.policy = policy
+        self.max_steps = max_steps
+        self.c = exploration
+        lo, hi = float(game.min_return), float(game.max_return)
+        self.lo, self.span = lo, (hi - lo) or 1.0
+
+    def run(self, sample: Callable[[random.Random], State], iterations: int, rng: random.Random,
+            forced: dict[int, str] | None = None) -> Result:
+        """`iterations` descents; `forced` maps a player to the action imposed on it at the root."""
+        root = Node()
+        total: dict[int, float] = {}
+        for _ in range(iterations):
+            returns = self._iterate(root, sample(rng), rng, forced or {})
+            for p in range(max(self.n, len(returns))):
+                total[p] = total.get(p, 0.0) + returns[p]
+        stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
+                     for a, s in sorted(table.items())}
+                 for p, table in sorted(root.stats.items())}
+        value = tuple(total[p] / iterations for p in sorted(total))
+        return Result(stats, value, iterations)
+
+    def _iterate(self, root: Node, state: State, rng: random.Random, forced: dict[int, str]):
+        node: Node | None = root
+        path: list[tuple[Node, dict[int, str]]] = []
+        steps = 0
+        while not state.is_terminal() and steps < self.max_steps:
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+                steps += 1
+                continue
+            players = state.current_players()
+            if node is None:  # beyond the tree: the rollout
+                state.apply_actions({p: self._rollout_action(state, p, rng) for p in players})
+                steps += 1
+                continue
+            joint: dict[int, str] = {}
+            expanded = False
+            for p in players:
+                legal = state.legal_actions(p)
+                if not legal:
+                    joint[p] = state.default_action(p)
+                    continue
+                if node is root and forced.get(p) in legal:
+                    joint[p] = forced[p]
+                    continue
+                choice, new = self._select(node, p, legal, rng)
+                joint[p] = choice
+                expanded = expanded or new
+            path.append((node, joint))
+            state.apply_actions(joint)
+            steps += 1
+            key = tuple(joint[p] for p in players)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+                expanded = True
+            node = None if expanded else child
+        returns = self._returns(state)
+        for visited, joint in path:
+            for p, action in joint.items():
+                s = visited.stats.get(p, {}).get(action)
+                if s is not None:
+                    s[0] += 1
+                    s[1] += returns[p]
+                    s[3] += returns[self.me]
+        return returns
+
+    def _select(self, node: Node, player: int, legal: list[str], rng: random.Random) -> tuple[str, bool]:
+        """UCB1 with availability counts; an untried action first (drawn uniformly). (action, new?)"""
+        table = node.stats.get(player)
+        if table is None:
+            table = node.stats[player] = {}
+        untried = []
+        for a in legal:
+            s = table.get(a)
+            if s is None:
+                s = table[a] = [0, 0.0, 0, 0.0]
+            s[2] += 1
+            if s[0] == 0:
+                untried.append(a)
+        if untried:
+            return untried[rng.randrange(len(untried))], True
+        best, best_score = legal[0], -math.inf
+        c = self.c
+        for a in legal:  # legal is sorted: ties go to the first, deterministically
+            n, w, avail, _ = table[a]
+            score = w / n + c * math.sqrt(math.log(avail) / n)
+            if score > best_score:
+                best, best_score = a, score
+        return best, False
+
+    def _rollout_action(self, state: State, player: int, rng: random.Random) -> str:
+        legal = state.legal_actions(player)
+        if not legal:
+            return state.default_action(player)
+        return self.policy(state, player, legal, rng)
+
+    def _returns(self, state: State):
+        """Each player's return scaled to [0, 1]; a cut-off (not terminal) position counts 0.5 for all."""
+        if not state.is_terminal():
+            return _HALF
+        raw = state.outcome().returns
+        self.n = max(self.n, len(raw))
+        return [min(1.0, max(0.0, (float(r) - self.lo) / self.span)) for r in raw]
