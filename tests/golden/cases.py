@@ -47,6 +47,10 @@ CASES: list[tuple[str, str, str, dict, int]] = [
      {"target": 30, "signal": True}, 22),
     ("dominoes-alpha-pair-3", "dominoes", "alpha-pair,glutton-blocker:offices=io+so,alpha-pair,glutton-blocker:offices=io+so",
      {"target": 30}, 3),
+    # an external agent (the agent protocol): a stdlib-only program over stdin/stdout; `ws` has no
+    # golden game of its own (a served agent's URL names a port that changes from run to run):
+    # tests/external checks that ws and exec make the same records
+    ("hanabi-exec-7", "hanabi", 'exec:cmd=["python3","tests/external/talker.py"]', {}, 7),
     ("diplomacy-alphadip-4", "diplomacy",
      "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
 ]
