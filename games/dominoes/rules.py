@@ -50,7 +50,7 @@ from typing import Any, Literal
 from pydantic import Field, model_serializer
 
 from games.api import (
-    CHANCE, PRIVATE_INFORMATION, TALK, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
+    CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, TALK, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
 )
 from games.dominoes.tiles import (
     DOUBLE_SIX, HAND_SIZE, HI, INDEX, LEFT, LO, MOVES, N_TILES, NAMES, NUM, OPEN, OPENING,
@@ -467,7 +467,7 @@ class Dominoes(Game):
 
     name = "dominoes"
     options_model = DominoesOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK})  # TALK only with `signal`: see capabilities_for
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE})  # TALK only with `signal`: see capabilities_for
     talk_models = (DominoesSignal,)
     min_return = 0.0
     max_return = 1.0
@@ -487,6 +487,40 @@ class Dominoes(Game):
         if not isinstance(options, DominoesOptions):
             options = self.options(options)
         return DominoesState(options)
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> DominoesState:
+        """The position `player` sees: the other seats' tiles dealt from the unseen ones (hand sizes and
+        the numbers each seat lacks kept; `resample_hidden` redraws them), the deal as hands plus plays."""
+        obs = observation
+        state = DominoesState(self.options(obs["rules"]))
+        state._phase, state._hand = obs["phase"], int(obs["hand_no"])
+        mine = mask_of(obs["hand"])
+        state._line = [[int(a), int(b)] for a, b in obs["line"]]
+        ends = obs["ends"]
+        state._left, state._right = (-1, -1) if ends is None else (int(ends[0]), int(ends[1]))
+        state._events = [[int(s), str(a)] for s, a in obs["events"]]
+        state._lacks = [sum(1 << int(n) for n in ns) for ns in obs["lacks"]]
+        state._cur = -1 if obs["current"] is None else int(obs["current"])
+        state._opener, state._scores = int(obs["opener"]), [int(x) for x in obs["scores"]]
+        state._past = [dict(h) for h in obs["past"]]
+        laid = [s for s, a in state._events if a != PASS_ONLY[0]]
+        state._last = laid[-1] if laid else -1
+        played = [0] * SEATS
+        for s, a in state._events:
+            if a != PASS_ONLY[0]:
+                played[s] |= 1 << PARSE[a][0]
+        others = [q for q in range(SEATS) if q != player]
+        used = mine | sum(1 << PARSE[a][0] for _, a in state._events if a != PASS_ONLY[0])
+        pool = [t for t in range(N_TILES) if not used >> t & 1]
+        sizes = [int(obs["counts"][q]) for q in others]
+        hands = [0] * SEATS
+        hands[player] = mine
+        if sum(sizes) == len(pool) and sizes and state._phase in (PLAY, CHOOSE):
+            for q, mask in zip(others, sample_hands(pool, [state._lacks[q] for q in others], sizes, random.Random(0))):
+                hands[q] = mask
+        state._hands = hands
+        state._dealt = [hands[q] | played[q] for q in range(SEATS)]
+        return state
 
     def state_from_json(self, data: dict[str, Any]) -> DominoesState:
         state = DominoesState(self.options(data["options"]))
