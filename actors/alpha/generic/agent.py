@@ -51,7 +51,7 @@ class GenericOptions(AgentOptions):
     rollout: str = "uniform"  # or "module:function", a game's cheap default policy (search.Policy)
     deal_candidates: int = Field(4, ge=0, le=32)
     forgetting: float = Field(0.9, gt=0.0, le=1.0)
-    aspiration: float = Field(0.1, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
+    aspiration: float = Field(0.02, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
     beta: float = Field(1.0, gt=0.0, le=100.0)  # the concession tactic's beta (< 1 Boulware, > 1 Conceder)
 
 
