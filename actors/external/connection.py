@@ -23,7 +23,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from actors.external.protocol import PROTOCOL, AgentHello, Bye, GameStart, Hello, ProtocolError, encode, parse_answer, parse_hello
+from actors.external.protocol import (
+    AgentHello,
+    Bye,
+    GameStart,
+    Hello,
+    ProtocolError,
+    encode,
+    encode_message,
+    parse_answer,
+    parse_hello,
+)
 from actors.external.transport import ExecTransport, TransportError, WsTransport
 from bus.messages import Limits, Message
 
@@ -151,7 +161,7 @@ class Connection:
             wait = min(wait, opts.budget - self.used)
         done = False
         try:
-            transport.send(encode(message.model_dump(mode="json")), t0 + wait)
+            transport.send(encode_message(message), t0 + wait)
             line = transport.recv(t0 + wait)
             done = True
         except TransportError as exc:

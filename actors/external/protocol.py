@@ -28,6 +28,7 @@ from bus.messages import (
     OfficeRequest,
     Talk,
     TalkTurn,
+    built,
 )
 
 PROTOCOL = 1
@@ -99,7 +100,24 @@ class ProtocolError(ValueError):
 
 def encode(obj: dict[str, Any]) -> bytes:
     """One line of the protocol: compact JSON, UTF-8, newline-terminated."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+    return _ENCODER.encode(obj).encode("utf-8") + b"\n"
+
+
+def _plain(value: Any) -> Any:
+    """What a nested model (a talk line, a talk item) is in JSON: its model_dump(mode="json")."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain)
+
+
+def encode_message(message: Message) -> bytes:
+    """A delivered message as its line: the same JSON as `encode(message.model_dump(mode="json"))`,
+    made from its fields directly (tuples are JSON arrays; nested models dump themselves), which
+    costs a fraction of a whole model_dump on the per-decision path. tests/external checks both agree."""
+    return _ENCODER.encode(message.__dict__).encode("utf-8") + b"\n"
 
 
 def parse_hello(line: bytes) -> AgentHello:
@@ -126,6 +144,11 @@ def parse_answer(line: bytes, address: str, request: Message) -> list[Message]:
         if not isinstance(item, dict):
             raise ProtocolError(f"an answer holds message objects, not {_short(item)}")
         kind = item.get("kind")
+        if kind == "act" and len(item) == 3 and type(item.get("turn")) is int and type(item.get("action")) is str:
+            # the common answer, exactly typed: the object validation would make, made directly
+            out.append(built(Act, {"sender": address, "to": request.sender, "kind": "act", "turn": item["turn"],
+                                   "action": item["action"]}))
+            continue
         if kind not in ANSWERS:
             raise ProtocolError(f"an agent answers with {', '.join(sorted(ANSWERS))} messages, not {_short(kind)}")
         sender = item.setdefault("sender", address)

@@ -1,0 +1,43 @@
+"""The protocol's lines: what an external actor receives is exactly the bus message's JSON, and
+what it answers becomes exactly the message validation makes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from actors.external.protocol import ProtocolError, encode, encode_message, parse_answer
+from bus.codec import load
+from bus.log import parse_log
+from bus.messages import MESSAGE, ActRequest
+from tests.external.conftest import HERE
+
+
+def test_each_delivered_message_is_its_model_dump():
+    """Every message delivered to a seat in a golden game with talk, deals and office requests."""
+    seen = set()
+    for name in ("werewolves-alphawolf-7.log", "diplomacy-alphadip-4.log", "hanabi-exec-7.log"):
+        game = parse_log((HERE.parent / "golden" / name).read_bytes()).games[0]
+        for r in game.records:
+            if r["msg"]["to"].startswith("p"):
+                message = load(r["msg"])
+                assert encode_message(message) == encode(message.model_dump(mode="json"))
+                seen.add(message.kind)
+    assert {"act_request", "talk_turn", "heard", "office_request"} <= seen
+
+
+def test_an_act_answer_is_what_validation_makes():
+    request = ActRequest(sender="referee", to="p1", turn=4, player=1, legal=("a", "b"), observation={})
+    fast = parse_answer(b'[{"kind":"act","turn":4,"action":"b"}]', "p1", request)
+    slow = MESSAGE.validate_python({"kind": "act", "turn": 4, "action": "b", "sender": "p1", "to": "referee"})
+    assert fast == [slow] and type(fast[0]) is type(slow) and fast[0].model_dump() == slow.model_dump()
+    # anything less plain goes through validation: a float turn is refused, not coerced silently
+    with pytest.raises(ProtocolError, match="act message"):
+        parse_answer(b'[{"kind":"act","turn":"x","action":"b"}]', "p1", request)
+    with pytest.raises(ProtocolError, match="sent as 'p0'"):
+        parse_answer(b'[{"kind":"act","turn":4,"action":"b","sender":"p0"}]', "p1", request)
+    with pytest.raises(ProtocolError, match="not 'game_end'"):
+        parse_answer(json.dumps([{"kind": "game_end"}]).encode(), "p1", request)
+    with pytest.raises(ProtocolError, match="invalid JSON"):
+        parse_answer(b"[{", "p1", request)
