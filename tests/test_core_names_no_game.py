@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 CORE = [*(ROOT / "bus").glob("*.py"), *(ROOT / "replay").glob("*.py"), *(ROOT / "ops").glob("*.py"),
         *(ROOT / "ops" / "tournament").glob("*.py"), *(ROOT / "actors").glob("*.py"),
-        *(ROOT / "actors" / "alpha").glob("*.py"), *(ROOT / "games").glob("*.py")]
+        *(ROOT / "actors" / "alpha").glob("*.py"), *(ROOT / "actors" / "alpha" / "generic").glob("*.py"),
+        *(ROOT / "games").glob("*.py")]
 # The games detente ships: the entry points of this distribution (values under ops.plugins).
 BUILT_IN = sorted(ep.name for ep in entry_points(group="detente.games") if ep.value.startswith("ops.plugins."))
 # Game names that are also ordinary English words (a trait is called "risk"): for these only a

@@ -88,11 +88,8 @@ class Search:
             forced: dict[int, str] | None = None) -> Result:
         """`iterations` descents; `forced` maps a player to the action imposed on it at the root."""
         root = Node()
-        total: dict[int, float] = {}
-        for _ in range(iterations):
-            returns = self._iterate(root, sample(rng), rng, forced or {})
-            for p in range(max(self.n, len(returns))):
-                total[p] = total.get(p, 0.0) + returns[p]
+        every = [self._iterate(root, sample(rng), rng, forced or {}) for _ in range(iterations)]
+        total = {p: sum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
         stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
                      for a, s in sorted(table.items())}
                  for p, table in sorted(root.stats.items())}

@@ -1,0 +1,161 @@
+"""The generic Alpha agent: its search, its rebuilt positions, its trust, its pacts, and its play in
+a third-party game and the coin_talk test plugin (each brought by a .dist-info on PYTHONPATH)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from actors.alpha.generic import pacts as P
+from actors.alpha.generic.offices import GenericIntelligenceOffice, aspiration
+from actors.alpha.generic.search import Search
+from bus.messages import OfficeRequest
+from games.api import OBSERVATION_STATE, Game
+from games.registry import get_game, get_plugin
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent.parent
+HOOKED = ["dominoes", "hanabi"]
+
+
+def _positions(name: str, seeds: int = 4, limit: int = 150):
+    """(state, player) at every decision of seeded random playthroughs (short options)."""
+    game = get_game(name)
+    options = game.options(dict(get_plugin(name).short_options))
+    for seed in range(seeds):
+        rng, state, steps = random.Random(seed), game.new_initial_state(options), 0
+        while not state.is_terminal() and steps < limit:
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            for p in state.current_players():
+                yield state, p
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+            steps += 1
+
+
+@pytest.mark.parametrize("name", HOOKED)
+def test_rebuilt_position_shows_the_same_observation_and_legal_actions(name):
+    """Game.state_from_observation: the seat observes exactly what it observed, may do the same, and
+    every determinisation drawn from the rebuilt position still shows it that observation."""
+    game = get_game(name)
+    assert game.has(OBSERVATION_STATE)
+    rng, n = random.Random(7), 0
+    for state, p in _positions(name):
+        obs = state.observation(p)
+        rebuilt = game.state_from_observation(p, obs)
+        assert rebuilt.observation(p) == obs and rebuilt.legal_actions(p) == state.legal_actions(p)
+        assert rebuilt.resample_hidden(p, rng).observation(p) == obs
+        n += 1
+    assert n > 30
+
+
+def test_search_is_bounded_by_iterations_and_seeded():
+    """Root visits of the searching seat add up to the budget; the same generator seed gives the
+    same statistics, another seed other ones (no clock, no global random)."""
+    game = get_game("dominoes")
+    state, p = next((s, p) for s, p in _positions("dominoes") if len(s.legal_actions(p)) > 2)
+    base = game.state_from_observation(p, state.observation(p))
+    search = Search(game, p + 1, p, max_steps=30)
+
+    def run(seed):
+        return search.run(lambda rng: base.resample_hidden(p, rng), 60, random.Random(seed))
+
+    first, again, other = run(1), run(1), run(2)
+    assert sum(v[0] for v in first.root[p].values()) == 60 and first.iterations == 60
+    assert first == again and first.root != other.root
+    assert set(first.root[p]) == set(state.legal_actions(p))
+
+
+def test_forced_commitment_is_played_at_the_root():
+    game = get_game("dominoes")
+    state, p = next((s, p) for s, p in _positions("dominoes") if len(s.legal_actions(p)) > 2)
+    base = game.state_from_observation(p, state.observation(p))
+    action = state.legal_actions(p)[-1]
+    result = Search(game, p + 1, p).run(lambda rng: base.resample_hidden(p, rng), 20, random.Random(3), {p: action})
+    assert p not in result.root  # the seat never chose: its commitment was imposed
+
+
+def test_concession_goes_from_high_to_low_boulware_later():
+    linear = [aspiration(r, 5, 0.2, 0.0, 1.0) for r in range(5)]
+    assert linear[0] == 0.2 and linear[-1] == 0.0 and linear == sorted(linear, reverse=True)
+    assert aspiration(2, 5, 0.2, 0.0, 0.3) > linear[2] > aspiration(2, 5, 0.2, 0.0, 3.0)  # Boulware holds out
+
+
+class _Duel(Game):
+    """A game object for the IO alone: it shows the last joint step as {1: "b"}."""
+
+    name = "duel_for_io"
+
+    def actions_seen(self, player, observation):
+        return {int(k): v for k, v in observation["last"].items()}
+
+
+def _io_request(ledger, trust, played):
+    view = {"seat": 0, "observation": {"last": {"1": played}}, "pacts": ledger, "trust": trust,
+            "reputation": {"1": [1.0, 0.0]} if trust else {}, "traits": {"trust": 0.5}, "inbox": []}
+    return OfficeRequest(sender="p0", to="p0/io", task="update", turn=5, view=view)
+
+
+def test_beta_reputation_from_kept_and_broken_pacts_with_causes():
+    """trust = (r + 1) / (r + s + 2) with forgetting 0.9: one kept then one broken commitment."""
+    io = GenericIntelligenceOffice("p0/io", 1, _Duel(), forgetting=0.9)
+    pact = {"proposer": 0, "commitments": [[0, 4, "a"], [1, 4, "b"]], "status": "confirmed", "accepted": [1]}
+    kept = {u.path: u.value for u in io.update(_io_request({"x": pact}, {}, "b")).updates}
+    assert kept[("trust",)] == {"1": round(2 / 3, 4)}
+    assert kept[("trust_causes",)][0]["verdict"] == "kept" and kept[("pacts", "x")]["verdicts"] == {"1": "kept"}
+    broken = {u.path: u.value for u in io.update(_io_request({"x": pact}, {"1": 0.6667}, "c")).updates}
+    r, s = 0.9 * 1.0, 1.0
+    assert broken[("trust",)] == {"1": round((r + 1) / (r + s + 2), 4)}
+    cause = broken[("trust_causes",)][0]
+    assert (cause["subject"], cause["pact"], cause["played"], cause["verdict"]) == ("1", "x", "c", "broken")
+
+
+def test_pacts_are_marked_from_core_records_alone():
+    def heard(turn, rnd, lines):
+        return {"seq": 0, "msg": {"kind": "heard", "to": "p0", "turn": turn, "channel": "c", "round": rnd,
+                                  "lines": [{"speaker": s, "says": [{"kind": "say", "text": t}]} for s, t in lines]}}
+    offer = P.Pact("0-3-0", "propose", ((0, 3, "x"), (1, 3, "y")))
+    records = [heard(3, 0, [(0, offer.text()), (1, "just words")]),
+               heard(3, 1, [(1, P.Pact("0-3-0", "accept", offer.commitments).text())]),
+               {"seq": 1, "msg": {"kind": "step", "turn": 3, "actions": {"0": "x", "1": "z"}}}]
+    marked = P.mark(records)
+    assert [(c["player"], c["verdict"]) for c in marked[0]["commitments"]] == [(0, "kept"), (1, "broken")]
+    assert P.mark(records[:1] + records[2:]) == []  # never accepted: no pact
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    path = os.pathsep.join([str(HERE / "plugins"), str(ROOT / "tests" / "plugins"), str(ROOT)])
+    env = {**os.environ, "PYTHONPATH": path, "RAY_AUTH_MODE": "disabled"}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_third_party_and_coin_talk_conformance_and_pacts(tmp_path):
+    """The generic agent passes the agent checks in a game it has never seen (stag_talk, a separate
+    package) and in coin_talk, with no edit of detente; in stag_talk it makes pacts, the log marks
+    them, and its IO logs trust with the pacts that caused it."""
+    log = tmp_path / "stag.log"
+    code = f"""
+from replay import agent_conformance as a
+a.run_all('generic', 'stag_talk')
+a.run_all('generic', 'coin_talk')
+from ops.cli import main
+assert main(['play', 'stag_talk', '--seed', '3', '--agents', 'generic', '--log', {str(log)!r}]) == 0
+from bus.log import parse_log
+from actors.alpha.generic.pacts import mark
+game = parse_log(open({str(log)!r}, 'rb').read()).games[0]
+marked = [c['verdict'] for d in mark(game.records) for c in d['commitments']]
+causes = [u for r in game.records if r['msg']['kind'] == 'kb_change' and r['msg']['source'].endswith('/io')
+          for u in r['msg']['updates'] if u['path'] == ['trust_causes']]
+suggested = [s for r in game.records if r['msg']['kind'] == 'office_reply' for s in r['msg']['suggestions']]
+print(len(marked), marked.count('kept'), len(causes), len(suggested))
+"""
+    done = _run(code)
+    assert done.returncode == 0, done.stderr[-2000:]
+    pacts, kept, causes, suggested = map(int, done.stdout.splitlines()[-1].split())
+    assert pacts >= 2 and kept >= 1 and causes >= 1 and suggested >= 4
