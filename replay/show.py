@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from actors.external.lineup import seat_labels
 from bus.log import GameLog
 from replay.fold import fold
 
@@ -51,7 +52,7 @@ def show(log: GameLog, at: int | None = None, context: int = 12) -> str:
     A log that fails its checks raises a typed LogError (one line in the CLI)."""
     folded = fold(log, at=at, check=False)  # checks the log first
     h = log.header
-    agents = ", ".join(a["name"] for a in h["agents"])
+    agents = ", ".join(seat_labels(h))
     lines = [
         f"game {h['game_id']} ({h['game']}, seed {h['seed']}), agents: {agents}",
         f"state after seq {folded.seq} ({folded.steps} steps applied, {len(log.records)} records in log)",

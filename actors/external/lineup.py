@@ -81,3 +81,36 @@ def replace_offices(actors: list[Any], seat: int, seed: int, offices: dict[str, 
         out[by_address[address]] = external_actor(inner["name"], dict(inner.get("options") or {}), address, seed,
                                                   part=part)
     return out
+
+
+def seat_labels(header: dict[str, Any]) -> list[str]:
+    """Each seat's agent as a reader names it: its spec's name, and what each external agent of the
+    seat said it is in its handshake (`exec [random-js 1.0.0]`, `alphawolf [fo: random-js 1.0.0]`)."""
+    from actors.address import office_of, seat_of
+
+    external = header.get("external") or {}
+    out = []
+    for seat, spec in enumerate(header.get("agents") or ()):
+        name = str(spec.get("name")) if isinstance(spec, dict) else str(spec)
+        said = []
+        for address, entry in sorted(external.items()):
+            if seat_of(address) != seat or not isinstance(entry, dict):
+                continue
+            who = f"{entry.get('name')} {entry.get('version') or ''}".strip() if entry.get("name") else "never started"
+            role = office_of(address)
+            said.append(f"{role}: {who}" if role else who)
+        out.append(f"{name} [{', '.join(said)}]" if said else name)
+    return out
+
+
+def default_label(kind: str, options: dict[str, Any]) -> str:
+    """How a tournament names an external agent it was given no label for: `exec:RandomAgent`
+    (the program's last named argument), `ws:host:port`."""
+    from pathlib import PurePath
+
+    from actors.external.connection import safe_url
+
+    if kind == "exec":
+        named = [PurePath(str(a)).stem for a in options.get("cmd") or () if not str(a).startswith("-")]
+        return f"exec:{named[-1] if named else '?'}"[:100]
+    return f"ws:{safe_url(str(options.get('url', ''))).split('://', 1)[-1].split('/', 1)[0]}"[:100]

@@ -28,6 +28,7 @@ from dataclasses import asdict
 from typing import Any
 
 from actors.address import office_of, player_address, seat_of
+from actors.external.lineup import seat_labels
 from bus.log import GameLog
 from games.api import State
 from games.plugin import PluginError, resolve
@@ -473,9 +474,13 @@ class DebugGame:
 def players_of(header: dict[str, Any], names: list[str], roles: Any = None) -> list[dict[str, Any]]:
     """Every seat of a game: address, public name, agent spec (and its role, where given)."""
     out = []
+    said = seat_labels(header)  # with what external agents said they are in their handshakes
     for s, agent in enumerate(header.get("agents") or ()):
+        text = spec_text(agent)
+        if "external" in header and said[s] != agent.get("name"):
+            text += " " + said[s][len(str(agent.get("name"))):].strip()
         entry = {"seat": s, "address": player_address(s), "name": names[s] if s < len(names) else "",
-                 "agent": spec_text(agent)}
+                 "agent": text}
         if roles and s < len(roles):
             entry["role"] = roles[s]
         out.append(entry)

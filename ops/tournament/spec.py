@@ -77,7 +77,13 @@ class LineupEntry(BaseModel):
 
     @property
     def name(self) -> str:
-        return self.label or self.agent
+        if self.label:
+            return self.label
+        if self.agent in ("exec", "ws"):  # an external agent is named by its program or host, not its transport
+            from actors.external.lineup import default_label
+
+            return default_label(self.agent, self.options)
+        return self.agent
 
 
 class TournamentSpec(BaseModel):
