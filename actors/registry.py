@@ -152,7 +152,8 @@ def get_agent(name: str, game: str | None = None) -> AgentDef:
 
 def build_player(spec: AgentSpec, game: str, seat: int, seed: int, part: str = "all") -> list[Actor]:
     """The actors of the player in `seat`, President first. Raises AgentSpecError. `part`: which
-    lineup of a fork they are for ("before", "after"; external agents answer from the log before)."""
+    lineup of a fork they are for ("before", "after"; external agents answer from the log before),
+    or "check" (a lineup checked before a run: external agents' options checked, nothing started)."""
     agent = get_agent(spec.name, game)
     if agent.games is not None and game not in agent.games:
         raise AgentSpecError(f"agent {spec.name!r} does not play {game} (it plays: {', '.join(sorted(agent.games))})")

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 from actors.actor import Actor
 from actors.address import office_address, office_of, player_address
-from actors.external.connection import Connection, ExternalError, connect, lookup
+from actors.external.connection import OPTIONS, Connection, ExternalError, connect, lookup
 from bus.codec import load
 from bus.messages import Message
 
@@ -129,7 +129,11 @@ def given_scope() -> str | None:
 
 
 def external_actor(kind: str, options: dict[str, Any], address: str, seed: int, *, part: str = "all") -> Actor:
-    """The actor at `address` for an external spec (`part`: which lineup of a fork it is for)."""
+    """The actor at `address` for an external spec (`part`: which lineup of a fork it is for;
+    "check": only the options are checked, nothing is started, the actor answers nothing)."""
+    if part == "check":
+        OPTIONS[kind].model_validate(options)
+        return GivenActor(address, seed, Given({}, []), False)
     current = _GIVEN.get()
     if current is not None and (current[1] == "all" or part == "before"):
         given, _ = current

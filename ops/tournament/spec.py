@@ -296,7 +296,7 @@ def check_agents(game_name: str, options: Options, agents: list[AgentSpec]) -> N
         if odd is not None:
             raise AgentSpecError(f"agent {spec.name!r}: option {odd} is not UTF-8 text")
         try:
-            build_player(spec, game_name, 0, 0)
+            build_player(spec, game_name, 0, 0, part="check")  # "check": an external agent is not started
         except AgentSpecError:
             raise
         except (ValueError, TypeError, ArithmeticError) as exc:
