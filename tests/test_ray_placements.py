@@ -45,3 +45,14 @@ def test_ray_modules_hosts_are_reset_not_recreated():
         assert hosts[0] == hosts[1] and len(hosts[0]) == 20  # 10 Presidents + 10 offices, same handles
     finally:
         placement.close()
+
+
+def test_an_external_agent_gives_the_same_bytes_on_every_placement():
+    """Its process is started where its seat's actors run (a Ray worker for ray-players)."""
+    from actors.match import make_header, record
+    from actors.registry import parse_lineup
+
+    lineup = parse_lineup('exec:cmd=["python3","tests/external/talker.py"],random', 2)
+    inline = record(make_header("hanabi", 5, lineup))
+    assert record(make_header("hanabi", 5, lineup), runtime="ray-players") == inline
+    assert b"talker" in inline
