@@ -158,10 +158,13 @@ class BatchPlayer:
         return rows
 
     def close(self) -> None:
+        from actors.external.connection import close_all
+
         if self.file is not None:
             self.file.close()
         if self.placement is not None:
             self.placement.close()
+        close_all()  # the external agents this runner started: bye, and their processes end
 
 
 class _PackedWithin(PackedLogWriter):
