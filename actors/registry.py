@@ -57,7 +57,9 @@ class AgentDef:
     `budget` maps a game name to the game options that keep that game short enough for the agent
     conformance suite (e.g. a board game to its second year); `games_in_budget` is how many seeds it plays there.
     `requires` maps a game name to the game options (as JSON values) the agent cannot play without;
-    a lineup with the agent in a game whose options differ is refused before the game starts."""
+    a lineup with the agent in a game whose options differ is refused before the game starts.
+    `conformance`: the spec the agent conformance suite plays it as, where its name alone is not a
+    playable spec (an external agent needs a program); "" where another suite covers it."""
 
     name: str
     games: frozenset[str] | None  # None: plays any game
@@ -66,6 +68,7 @@ class AgentDef:
     budget: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     games_in_budget: int = 2
     requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    conformance: str | None = None
 
 
 def _build_external(kind: str) -> Callable[[str, int, int, dict[str, Any]], list[Actor]]:
@@ -88,9 +91,12 @@ AGENTS: dict[str, AgentDef] = {
     "generic": AgentDef("generic", None, _build_generic, "one Alpha agent for every game: ISMCTS SO, trust IO, pact FO",
                         games_in_budget=1),
     "exec": AgentDef("exec", None, _build_external("exec"),
-                     "an external agent, a child process over stdin/stdout: exec:cmd=[\"prog\",\"arg\"] (JSON lines)"),
+                     "an external agent, a child process over stdin/stdout: exec:cmd=[\"prog\",\"arg\"] (JSON lines)",
+                     conformance='exec:cmd=["python3","ops/examples/agents/python/random_agent.py"];stderr="discard"'),
+    # ws: its records are exec's (tests/external/test_replay.py plays one policy over both); a served
+    # agent's URL names a port that changes from run to run, so two runs never write the same header
     "ws": AgentDef("ws", None, _build_external("ws"),
-                   "an external agent served on a WebSocket: ws:url=ws://host:port;token_env=VARIABLE"),
+                   "an external agent served on a WebSocket: ws:url=ws://host:port;token_env=VARIABLE", conformance=""),
 }
 
 _LOADED: set[str] = set()  # games whose plugin agents are in AGENTS

@@ -45,7 +45,17 @@ def agent_game_pairs() -> list[tuple[str, str]]:
     """Every (agent, game) pair of the registries: each agent with each registered game it plays."""
     names = game_names()
     return [(agent, game) for agent in agent_names() for game in names
-            if _definition(agent).games is None or game in _definition(agent).games]
+            if (_definition(agent).games is None or game in _definition(agent).games) and _definition(agent).conformance != ""]
+
+
+def covered_elsewhere() -> set[str]:
+    """Agents whose definition says another suite covers them (`AgentDef.conformance` "")."""
+    return {agent for agent in agent_names() if _definition(agent).conformance == ""}
+
+
+def spec_text(agent: str) -> str:
+    """The spec the suite plays `agent` as: its name, or the spec its definition gives."""
+    return _definition(agent).conformance or agent
 
 
 def budget(agent: str, game: str) -> tuple[dict[str, Any], list[int]]:
@@ -59,7 +69,7 @@ def budget(agent: str, game: str) -> tuple[dict[str, Any], list[int]]:
 def play_in_process(agent: str, game: str, seeds: Iterable[int],
                     options: dict[str, Any] | None = None) -> list[GameLog]:
     """Seeded games with `agent` in every seat, played in this process."""
-    return [_play(game, seed, [AgentSpec(name=agent)] * _seats(game, options), options) for seed in seeds]
+    return [_play(game, seed, [parse_spec(spec_text(agent))] * _seats(game, options), options) for seed in seeds]
 
 
 def play_in_subprocess(agent: str, game: str, seeds: Sequence[int], options: dict[str, Any] | None,
@@ -77,7 +87,7 @@ def play_in_subprocess(agent: str, game: str, seeds: Sequence[int], options: dic
     with tempfile.TemporaryDirectory(prefix="detente-agent-conformance-") as tmp:
         path = Path(tmp) / "games.log"
         args = ["play", game, "--seed", str(seeds[0]), "--games", str(len(seeds)),
-                "--agents", agent, "--log", str(path)]
+                "--agents", spec_text(agent), "--log", str(path)]
         for key, value in sorted((options or {}).items()):
             args += ["--option", f"{key}={json.dumps(value)}"]
         done = subprocess.run([*program, *args], env=env, capture_output=True, text=True)
@@ -133,12 +143,16 @@ def check_fork(agent: str, game: str, seed: int, options: dict[str, Any] | None 
     """A fork at mid-game, where the agent takes over seat 0 from a stand-in and hands seat 1
     over to it, keeps the original prefix, replays to its recorded end and verifies, error-free."""
     where = f"agent {agent!r} in {game} seed {seed}"
-    mine = AgentSpec(name=agent)
+    mine = parse_spec(spec_text(agent))
     other = parse_spec(_STAND_IN_FOR_ITSELF if agent == STAND_IN else STAND_IN)
     n = _seats(game, options)
     original = _play(game, seed, [other] + [mine] * (n - 1), options)
     check_no_errors(agent, game, [original])
     at = original.records[len(original.records) // 2]["seq"]
+    requests = [r["seq"] for r in original.records if r["msg"]["kind"] in ("act_request", "talk_turn")
+                and r["msg"]["sender"] == "referee"]
+    if requests and at >= requests[-1]:  # a short game (two decisions of a poker hand): before its last decision
+        at = requests[-1] - 1
     try:
         header = fork_header(original, at, [mine, other] + [mine] * (n - 2))
     except ForkError as exc:
