@@ -167,6 +167,12 @@ class State:
         """Returns and winners; only at a terminal node."""
         raise NotImplementedError
 
+    def provisional_returns(self) -> tuple[float, ...] | None:
+        """The returns the rules' own measure of progress gives if play stopped here (a board game's
+        centres, a cooperative game's score so far), within the game's return bounds; None where the
+        rules have no such measure. A searching agent scores the positions it cannot play out with it."""
+        return None
+
     def to_json(self) -> dict[str, Any]:
         """Full serialisation (string keys, JSON values); `Game.state_from_json` inverts it."""
         raise NotImplementedError

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from games.api import (
+    OBSERVATION_STATE,
     PRIVATE_INFORMATION,
     SIMULTANEOUS,
     TALK,
@@ -319,6 +320,15 @@ class DiplomacyState(State):
         new._legal = {}
         return new
 
+    def provisional_returns(self) -> tuple[float, ...]:
+        """The returns of a draw declared now (option `draw`: centre shares, or shared by survivors)."""
+        counts = [len(self._board.centres_of(p)) for p in POWERS]
+        if self._o.draw == "survivors":
+            alive = [s for s in range(len(POWERS)) if counts[s] > 0]
+            return tuple(1.0 / len(alive) if s in alive else 0.0 for s in range(len(POWERS)))
+        total = sum(counts) or 1
+        return tuple(c / total for c in counts)
+
     def outcome(self) -> Outcome:
         """Returns (see the module docstring), `roles` (the power names), `ranks`: 1-7 by centres
         among the powers still alive, below them the eliminated ones by phase of elimination
@@ -409,7 +419,7 @@ class Diplomacy(Game):
 
     name = "diplomacy"
     options_model = DiplomacyOptions
-    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION, TALK, TALK_STATE})
+    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION, TALK, TALK_STATE, OBSERVATION_STATE})
     talk_models = TALK_MODELS
     min_return = 0.0
     max_return = 1.0
@@ -422,6 +432,43 @@ class Diplomacy(Game):
         if not isinstance(options, DiplomacyOptions):
             options = self.options(options)
         return DiplomacyState(options)
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> DiplomacyState:
+        """The position `player` sees (the board is public). Options the observation does not show take
+        their defaults; the other powers' orders of this phase so far (as many as `player` gave, or all
+        their slots) are their first legal orders (`resample_hidden` redraws them); the deal ledger
+        holds the deals and deal events `player` sees."""
+        obs = observation
+        phase = obs["phase"]
+        board = Board(int(phase[1:5]), phase[0], phase[5])
+        for power, units in sorted(obs["units"].items()):
+            for unit in units:
+                utype, loc = unit.split()
+                board.units[loc[:3]] = (power, utype, loc)
+        board.centres = {c: power for power, cs in sorted(obs["centres"].items()) for c in cs}
+        for power, dislodged in sorted(obs["dislodged"].items()):
+            for unit, options in sorted(dislodged.items()):
+                utype, loc = unit.split()
+                board.dislodged[loc[:3]] = (power, utype, loc, tuple(options))
+        state = DiplomacyState(self.options({}), board)
+        state._over, state._last = bool(obs["over"]), obs["last"]
+        state._winner = None if obs["winner"] is None else POWERS.index(obs["winner"])
+        deals = obs["deals"]
+        state._deals = Ledger.from_json({"open": {d["key"]: d for d in deals["open"]},
+                                         "confirmed": {d["key"]: d for d in deals["confirmed"]},
+                                         "used": sorted({d["key"] for d in deals["open"] + deals["confirmed"]}),
+                                         "events": deals["events"]})
+        k = len(obs["my_orders"])
+        slots = state._slots_now()
+        for s in range(len(POWERS)):
+            if s == player:
+                state._pending[s] = list(obs["my_orders"])
+                continue
+            for _ in range(min(k, len(slots[s]))):
+                state._legal = {}
+                state._pending[s].append(state._legal_for(s)[0])
+        state._legal = {}
+        return state
 
     def state_from_json(self, data: dict[str, Any]) -> DiplomacyState:
         state = DiplomacyState(self.options(data["options"]), Board.from_json(data["board"]))

@@ -392,6 +392,12 @@ class DominoesState(State):
         new._legal = None
         return new
 
+    def provisional_returns(self) -> tuple[float, ...]:
+        """Each pair's lead in points as a share of the target, around one half (0.5 = level)."""
+        s0, s1 = self._scores
+        lead = max(-1.0, min(1.0, (s0 - s1) / self._o.target))
+        return tuple(0.5 + (lead if s % 2 == 0 else -lead) / 2 for s in range(SEATS))
+
     def outcome(self) -> Outcome:
         if self._phase != END:
             raise ValueError("the match is not over")

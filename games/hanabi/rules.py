@@ -300,6 +300,11 @@ class HanabiState(State):
         new._deck = pool
         return new
 
+    def provisional_returns(self) -> tuple[float, ...]:
+        """The fireworks' score so far, for every seat (the score if the game stopped now)."""
+        score = float(sum(self._fw))
+        return tuple(score for _ in range(self._n))
+
     def outcome(self) -> Outcome:
         if self._phase != END:
             raise ValueError("the game is not over")

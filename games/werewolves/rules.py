@@ -22,6 +22,7 @@ from pydantic import Field, model_validator
 from games.api import (
     ABSTAIN,
     CHANCE,
+    OBSERVATION_STATE,
     PRIVATE_INFORMATION,
     SIMULTANEOUS,
     TALK,
@@ -583,7 +584,7 @@ class Werewolves(Game):
 
     name = "werewolves"
     options_model = WerewolvesOptions
-    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK})
+    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE})
     talk_models = TALK_MODELS
     min_return = 0.0
     max_return = 1.0
@@ -595,6 +596,47 @@ class Werewolves(Game):
         if not isinstance(options, WerewolvesOptions):
             options = self.options(options)
         return WerewolvesState(options)
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> WerewolvesState:
+        """The position `player` sees. An observation shows the seats but not the other options: they
+        take their defaults, with at least as many of each role as `player` knows of. Roles it does not
+        know are dealt from what is left (`resample_hidden` permutes them); the events it saw are the
+        state's events, each addressed to it."""
+        obs, n = observation, int(observation["num_players"])
+        known = {int(q): r for q, r in obs["known_roles"].items()}
+        counts = {r: sum(1 for x in known.values() if x == r) for r in ROLES}
+        defaults = WerewolvesOptions.model_fields
+        wolves = max(counts[WEREWOLF], defaults["werewolves"].default, 1)
+        wolves = min(wolves, max(counts[WEREWOLF], (n - 1) // 2))
+        seers = min(max(counts[SEER], defaults["seers"].default), n - wolves)
+        doctors = min(max(counts[DOCTOR], defaults["doctors"].default), n - wolves - seers)
+        options = self.options({"players": n, "werewolves": wolves, "seers": seers, "doctors": doctors})
+        state = WerewolvesState(options)
+        if obs["role"] is not None:
+            left = options.role_multiset()
+            for r in known.values():
+                left.remove(r)
+            state._roles = [known[q] if q in known else left.pop() for q in range(n)]
+        alive = set(obs["alive"])
+        state._alive = [q in alive for q in range(n)]
+        state._phase = END if obs["winner"] is not None else DEAL if obs["role"] is None else obs["phase"]
+        state._day = int(obs["day"])
+        state._candidates = list(obs["candidates"]) or None
+        state._winner = obs["winner"]
+        state._events = [{**e, "to": player} for e in obs["events"]]
+        state._events = [{k: e[k] for k in sorted(e)} for e in state._events]
+        return state
+
+    def actions_seen(self, player: int, observation: dict[str, Any]) -> dict[int, str]:
+        """The votes of the last step where `player` saw them: the day vote before a night or a revote,
+        the wolves' night votes (to a wolf) before a day."""
+        obs = observation
+        want = "wolf_votes" if obs["phase"] == DAY else "day_votes"
+        votes = [e for e in obs["events"] if e["type"] in ("wolf_votes", "day_votes")]
+        if not votes or votes[-1]["type"] != want:
+            return {}
+        verb = "attack:" if want == "wolf_votes" else "vote:"
+        return {int(p): ABSTAIN if t is None else verb + str(t) for p, t in votes[-1]["votes"]}
 
     def state_from_json(self, data: dict[str, Any]) -> WerewolvesState:
         state = WerewolvesState(self.options(data["options"]))

@@ -27,8 +27,9 @@ from actors.alpha.traits import Traits
 from bus.messages import ActRequest, Heard, Suggestion, TalkTurn
 from games.registry import get_game
 
-ITERATIONS = 48  # default ISMCTS budget per decision (ours: the median decision stays near 50 ms, ops/bench/generic.py)
-MAX_STEPS = 40  # moves per descent before a position is cut off at 0.5 (ours)
+ITERATIONS = 128  # default ISMCTS descents per decision (ours: the median decision stays under 50 ms, ops/bench/generic.py)
+MAX_STEPS = 20  # moves per descent before a position is cut off (scored by the rules' provisional returns) (ours)
+WORK = 2000  # player-moves simulated per search at most: games where every seat acts at once search fewer descents (ours)
 
 
 class GenericTraits(Traits):
@@ -47,6 +48,7 @@ class GenericOptions(AgentOptions):
     traits: GenericTraits = GenericTraits(honesty=0.9, risk=0.0)
     iterations: int = Field(ITERATIONS, ge=1, le=100_000)
     max_steps: int = Field(MAX_STEPS, ge=1, le=100_000)
+    work: int = Field(WORK, ge=1, le=10_000_000)
     width: int = Field(5, ge=1, le=64)
     rollout: str = "uniform"  # or "module:function", a game's cheap default policy (search.Policy)
     deal_candidates: int = Field(4, ge=0, le=32)
@@ -126,7 +128,7 @@ def _agent(game_name: str) -> AlphaAgent:
 
     def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
         return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width, _policy(o.rollout),
-                                     o.deal_candidates)
+                                     o.deal_candidates, o.work)
 
     def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
         return GenericIntelligenceOffice(address, seed, game, o.forgetting)

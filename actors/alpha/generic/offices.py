@@ -38,7 +38,7 @@ class GenericStrategyOffice(StrategyOffice):
     """ISMCTS over the game's rules from the seat's observation; deal utilities by imposed commitments."""
 
     def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
-                 policy: Policy = uniform_policy, deal_candidates: int = 4):
+                 policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30):
         super().__init__(address, seed)
         self.game = game
         self.iterations = iterations
@@ -46,6 +46,7 @@ class GenericStrategyOffice(StrategyOffice):
         self.width = width
         self.policy = policy
         self.deal_candidates = deal_candidates
+        self.work = work
         self._turn_cache: tuple[int, Any] | None = None  # (turn, (search, sampler, base result)) of talk
 
     # -- suggest ----------------------------------------------------------------------------
@@ -78,10 +79,11 @@ class GenericStrategyOffice(StrategyOffice):
         search, sample, base, memo = self._turn_cache[1]
         members = set(int(m) for m in (view.get("talk") or {}).get("members", ()))
         values = []
-        for commitments in self._candidates(seat, turn, base, members) + self._offered(seat, turn, view):
+        offered = self._offered(seat, turn, view)
+        for commitments in self._candidates(seat, turn, base, members) + offered:
             key = P.Pact("", "propose", commitments).text()
             if key not in memo:
-                memo[key] = self._evaluate(search, sample, base, seat, commitments)
+                memo[key] = self._evaluate(search, sample, base, seat, commitments, alone=commitments in offered)
             values.append(memo[key])
         return Answer(updates=[KBUpdate(path=("deal_values",), value=values)])
 
@@ -110,15 +112,21 @@ class GenericStrategyOffice(StrategyOffice):
                 out.append(pact.commitments)
         return out
 
-    def _evaluate(self, search: Search, sample: Any, base: Any, seat: int, commitments: tuple) -> dict[str, Any]:
-        """The pact's value: the search with every commitment imposed, and with only this seat's."""
-        budget = max(8, self.iterations // 2)
+    def _evaluate(self, search: Search, sample: Any, base: Any, seat: int, commitments: tuple,
+                  alone: bool) -> dict[str, Any]:
+        """The pact's value: the search with every commitment imposed and, for a pact offered to this
+        seat, with only its own (what it gets if the others break their word); a proposal of its own
+        takes the gain of its own action alone from the base search's root instead."""
+        budget = max(8, self.iterations // 4)
         forced = {p: a for p, _, a in commitments}
         both = search.run(sample, budget, self.rng, forced=forced)
-        alone = search.run(sample, budget, self.rng, forced={seat: forced[seat]}) if seat in forced else both
+        if alone and seat in forced:
+            alone_value = _at(search.run(sample, budget, self.rng, forced={seat: forced[seat]}).value, seat)
+        else:
+            alone_value = base.root.get(seat, {}).get(forced.get(seat), (0, _at(base.value, seat)))[1]
         gain = {str(p): _r(_at(both.value, p) - _at(base.value, p)) for p in sorted(forced)}
         return {"commitments": [list(c) for c in commitments], "gain": gain,
-                "gain_if_broken": _r(_at(alone.value, seat) - _at(base.value, seat))}
+                "gain_if_broken": _r(alone_value - _at(base.value, seat))}
 
     # -- shared -----------------------------------------------------------------------------
 
@@ -128,7 +136,7 @@ class GenericStrategyOffice(StrategyOffice):
         def sample(rng: Any) -> Any:
             return base.resample_hidden(seat, rng)
 
-        return Search(self.game, seat + 1, seat, self.policy, self.max_steps), sample
+        return Search(self.game, seat + 1, seat, self.policy, self.max_steps, max_work=self.work), sample
 
 
 def _at(values: tuple[float, ...], seat: int) -> float:

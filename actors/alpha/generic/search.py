@@ -13,8 +13,11 @@ at a node maximises its own return (a self-interested model of the others); chan
 drawn from the determinised state and are not tree edges. Commitments (a deal's actions imposed
 on a player at the root) replace that player's choice at the root.
 
-No clock is read: a search costs `iterations` descents of at most `max_steps` moves each, so the
-same inputs give the same suggestions on any machine.
+No clock is read: a search costs at most `iterations` descents of at most `max_steps` moves each,
+and stops early once `max_work` player-moves were simulated (a game where every seat acts at every
+node costs as many moves per step as it has seats), so the same inputs give the same suggestions on
+any machine. A descent cut off before the end scores the rules' provisional returns where the game
+has them (`State.provisional_returns`), else one half for every seat.
 """
 
 from __future__ import annotations
@@ -74,12 +77,14 @@ class Search:
     """ISMCTS from one player's information set. `sample(rng)` returns a fresh determinisation."""
 
     def __init__(self, game: Game, num_players: int, me: int, policy: Policy = uniform_policy,
-                 max_steps: int = 60, exploration: float = EXPLORATION):
+                 max_steps: int = 20, exploration: float = EXPLORATION, max_work: int = 1 << 30):
         self.game = game
         self.n = num_players
         self.me = me
         self.policy = policy
         self.max_steps = max_steps
+        self.max_work = max_work  # player-moves simulated per run, at most (checked between iterations)
+        self.work = 0
         self.c = exploration
         lo, hi = float(game.min_return), float(game.max_return)
         self.lo, self.span = lo, (hi - lo) or 1.0
@@ -88,7 +93,11 @@ class Search:
             forced: dict[int, str] | None = None) -> Result:
         """`iterations` descents; `forced` maps a player to the action imposed on it at the root."""
         root = Node()
-        every = [self._iterate(root, sample(rng), rng, forced or {}) for _ in range(iterations)]
+        every = []
+        self.work = 0
+        while len(every) < iterations and (not every or self.work < self.max_work):
+            every.append(self._iterate(root, sample(rng), rng, forced or {}))
+        iterations = len(every)
         total = {p: sum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
         stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
                      for a, s in sorted(table.items())}
@@ -106,6 +115,7 @@ class Search:
                 steps += 1
                 continue
             players = state.current_players()
+            self.work += len(players)
             if node is None:  # beyond the tree: the rollout
                 state.apply_actions({p: self._rollout_action(state, p, rng) for p in players})
                 steps += 1
@@ -173,9 +183,13 @@ class Search:
         return self.policy(state, player, legal, rng)
 
     def _returns(self, state: State):
-        """Each player's return scaled to [0, 1]; a cut-off (not terminal) position counts 0.5 for all."""
-        if not state.is_terminal():
-            return _HALF
-        raw = state.outcome().returns
+        """Each player's return scaled to [0, 1]. A cut-off position scores the rules' provisional
+        returns where the game has them (State.provisional_returns), else 0.5 for every seat."""
+        if state.is_terminal():
+            raw = state.outcome().returns
+        else:
+            raw = state.provisional_returns()
+            if raw is None:
+                return _HALF
         self.n = max(self.n, len(raw))
         return [min(1.0, max(0.0, (float(r) - self.lo) / self.span)) for r in raw]
