@@ -167,6 +167,11 @@ class State:
         """Returns and winners; only at a terminal node."""
         raise NotImplementedError
 
+    def cheap_action(self, player: int, rng: random.Random) -> str | None:
+        """A fast action for `player` in a simulated playout (the game's cheap default policy), or None:
+        a searching agent then draws a legal action uniformly. It must be one the rules accept here."""
+        return None
+
     def provisional_returns(self) -> tuple[float, ...] | None:
         """The returns the rules' own measure of progress gives if play stopped here (a board game's
         centres, a cooperative game's score so far), within the game's return bounds; None where the

@@ -320,6 +320,10 @@ class DiplomacyState(State):
         new._legal = {}
         return new
 
+    def cheap_action(self, player: int, rng: random.Random) -> str:
+        """The rules' default for the unit (a hold, a disband, a waived build): no order list is made."""
+        return self.default_action(player)
+
     def provisional_returns(self) -> tuple[float, ...]:
         """The returns of a draw declared now (option `draw`: centre shares, or shared by survivors)."""
         counts = [len(self._board.centres_of(p)) for p in POWERS]

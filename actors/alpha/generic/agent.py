@@ -50,7 +50,7 @@ class GenericOptions(AgentOptions):
     max_steps: int = Field(MAX_STEPS, ge=1, le=100_000)
     work: int = Field(WORK, ge=1, le=10_000_000)
     width: int = Field(5, ge=1, le=64)
-    rollout: str = "uniform"  # or "module:function", a game's cheap default policy (search.Policy)
+    rollout: str = "game"  # the game's cheap playout policy where it has one, else uniform; "uniform"; or "module:function" (search.Policy)
     deal_candidates: int = Field(4, ge=0, le=32)
     forgetting: float = Field(0.9, gt=0.0, le=1.0)
     aspiration: float = Field(0.02, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
@@ -115,7 +115,7 @@ class GenericPresident(President):
 
 
 def _policy(reference: str) -> Policy:
-    if reference == "uniform":
+    if reference in ("game", "uniform"):
         return uniform_policy
     from games.plugin import resolve
 
@@ -128,7 +128,7 @@ def _agent(game_name: str) -> AlphaAgent:
 
     def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
         return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width, _policy(o.rollout),
-                                     o.deal_candidates, o.work)
+                                     o.deal_candidates, o.work, o.rollout == "game")
 
     def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
         return GenericIntelligenceOffice(address, seed, game, o.forgetting)

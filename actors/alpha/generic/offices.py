@@ -38,7 +38,8 @@ class GenericStrategyOffice(StrategyOffice):
     """ISMCTS over the game's rules from the seat's observation; deal utilities by imposed commitments."""
 
     def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
-                 policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30):
+                 policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30,
+                 game_policy: bool = True):
         super().__init__(address, seed)
         self.game = game
         self.iterations = iterations
@@ -47,6 +48,7 @@ class GenericStrategyOffice(StrategyOffice):
         self.policy = policy
         self.deal_candidates = deal_candidates
         self.work = work
+        self.game_policy = game_policy
         self._turn_cache: tuple[int, Any] | None = None  # (turn, (search, sampler, base result)) of talk
 
     # -- suggest ----------------------------------------------------------------------------
@@ -136,7 +138,8 @@ class GenericStrategyOffice(StrategyOffice):
         def sample(rng: Any) -> Any:
             return base.resample_hidden(seat, rng)
 
-        return Search(self.game, seat + 1, seat, self.policy, self.max_steps, max_work=self.work), sample
+        return Search(self.game, seat + 1, seat, self.policy, self.max_steps, max_work=self.work,
+                      game_policy=self.game_policy), sample
 
 
 def _at(values: tuple[float, ...], seat: int) -> float:

@@ -77,11 +77,13 @@ class Search:
     """ISMCTS from one player's information set. `sample(rng)` returns a fresh determinisation."""
 
     def __init__(self, game: Game, num_players: int, me: int, policy: Policy = uniform_policy,
-                 max_steps: int = 20, exploration: float = EXPLORATION, max_work: int = 1 << 30):
+                 max_steps: int = 20, exploration: float = EXPLORATION, max_work: int = 1 << 30,
+                 game_policy: bool = True):
         self.game = game
         self.n = num_players
         self.me = me
         self.policy = policy
+        self.game_policy = game_policy  # the game's own cheap playout policy (State.cheap_action) first
         self.max_steps = max_steps
         self.max_work = max_work  # player-moves simulated per run, at most (checked between iterations)
         self.work = 0
@@ -177,6 +179,10 @@ class Search:
         return best, False
 
     def _rollout_action(self, state: State, player: int, rng: random.Random) -> str:
+        if self.game_policy:
+            action = state.cheap_action(player, rng)
+            if action is not None:
+                return action
         legal = state.legal_actions(player)
         if not legal:
             return state.default_action(player)
