@@ -28,6 +28,13 @@ from games.registry import get_game
 CLIENT = Path("ops/examples/agents/python/random_agent.py")
 WS_AGENT = Path("ops/examples/agents/python")
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
+# answers every request with the same act, reading nothing of it: what detente's side of a decision
+# costs (encoding the request, the pipe both ways, reading and checking the answer) without a client's own JSON work
+FIXED = ("import sys\nfor line in sys.stdin:\n"
+         "    if line.startswith('{\"kind\":\"hello\"'):\n"
+         "        sys.stdout.write('{\"kind\":\"hello\",\"protocol\":1,\"name\":\"fixed\"}\\n'); sys.stdout.flush()\n"
+         "    elif not line.startswith('{\"kind\":\"game_start\"'):\n"
+         "        sys.stdout.write('[{\"kind\":\"act\",\"turn\":0,\"action\":\"play:1\"}]\\n'); sys.stdout.flush()\n")
 
 
 def games_per_second(agents: str, games: int) -> float:
@@ -68,9 +75,9 @@ def floor(request: ActRequest, n: int) -> list[float]:
     return out
 
 
-def decisions(request: ActRequest, n: int, client: Path) -> list[float]:
-    """Seconds one decision takes through an exec connection to the standalone client."""
-    conn = Connection("exec", ExecOptions(cmd=[sys.executable, str(client)]), "p0", "player")
+def decisions(request: ActRequest, n: int, cmd: list[str]) -> list[float]:
+    """Seconds one decision takes through an exec connection to the client `cmd`."""
+    conn = Connection("exec", ExecOptions(cmd=cmd, stderr="discard"), "p0", "player")
     conn.ensure()
     conn.begin_game({"game": "hanabi", "game_id": "bench", "seed": 1, "agents": [{}, {}], "options": {}}, 0)
     out = []
@@ -94,15 +101,16 @@ def main(argv: list[str] | None = None) -> None:
 
     request = a_request()
     echo = floor(request, args.decisions)
-    asked = decisions(request, args.decisions, client)
+    fixed = decisions(request, args.decisions, [sys.executable, "-c", FIXED])
+    asked = decisions(request, args.decisions, [sys.executable, str(client)])
     echo_med, echo_p99 = percentiles(echo)
-    med, p99 = percentiles(asked)
     print(f"one decision (a {len(encode(request.model_dump(mode='json')))}-byte act request), {args.decisions} each:")
-    print(f"  floor, a child echoing the line: median {echo_med * 1e6:.0f} us, p99 {echo_p99 * 1e6:.0f} us")
-    print(f"  exec, the standalone client:     median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us"
-          f"  -> {med / echo_med:.2f}x the floor (goal <= 1.5x)")
+    print(f"  floor, a child echoing the line:       median {echo_med * 1e6:.0f} us, p99 {echo_p99 * 1e6:.0f} us")
+    for what, samples in (("exec, a client answering unread:", fixed), ("exec, the standalone Python client:", asked)):
+        med, p99 = percentiles(samples)
+        print(f"  {what:<38} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / echo_med:.2f}x the floor (goal <= 1.5x)")
     inline = games_per_second("random", args.games)
-    over_exec = games_per_second(f'exec:cmd=["{sys.executable}","{client}"]', args.games)
+    over_exec = games_per_second(f'exec:cmd=["{sys.executable}","{client}"];stderr="discard"', args.games)
     server, url = ws_random_agent.start()
     try:
         over_ws = games_per_second(f"ws:url={url}", args.games)
