@@ -8,6 +8,7 @@ only. `python misbehaving.py MODE [TURN]` plays random legal moves, then at deci
   wrong-turn  acts for another turn                    bad-json   writes a line that is not JSON
   long-line   writes one line of 2 MiB                 flood      writes 1,000 lines unasked
   illegal     plays an action that is not legal        many       answers 100 messages at once
+  slow        thinks 0.1 s over every decision from TURN on (a chess clock runs out)
 """
 
 import json
@@ -46,6 +47,10 @@ def main():
             turn = msg["turn"]
             action = rng.choice(msg["legal"])
             if turn >= AT and MODE != "good":
+                if MODE == "slow":
+                    time.sleep(0.1)
+                    say([{"kind": "act", "turn": turn, "action": action}])
+                    continue
                 if MODE == "die":
                     sys.exit(3)
                 if MODE == "hang":

@@ -19,8 +19,8 @@ def errors_of(game, address="p0"):
     return [r["msg"] for r in game.records if r["msg"]["kind"] == "error" and r["msg"]["actor"] == address]
 
 
-def check(mode: str, cause: str, seed: int = 1, **options):
-    data, game = play_game("hanabi", f"{misbehaving(mode, **options)},random", seed=seed)
+def check(mode: str, cause: str, seed: int = 1, at: int = 2, **options):
+    data, game = play_game("hanabi", f"{misbehaving(mode, at, **options)},random", seed=seed)
     assert game.complete, f"{mode}: the game did not complete"
     errors = errors_of(game)
     assert errors, f"{mode}: no error event names p0"
@@ -47,6 +47,13 @@ def test_a_hanging_agent_waits_no_longer_than_its_timeout():
     assert time.monotonic() - t0 < 10
     # every later request of the game failed at once, each with its own error event and default
     assert len(errors) > 1 and all("no answer" in e["reason"] for e in errors)
+
+
+def test_a_slow_agent_runs_out_of_its_game_budget():
+    """A chess clock: 0.1 s a decision against 0.35 s a game; the rest of the game is the default."""
+    game, errors = check("slow", "spent its budget of 0.35 s a game", at=0, budget=0.35)
+    acts = [r for r in game.records if r["msg"]["kind"] == "act" and r["msg"]["sender"] == "p0"]
+    assert 2 <= len(acts) <= 4  # what fitted in the budget was played
 
 
 def test_an_agent_that_never_starts():
