@@ -61,6 +61,7 @@ class GenericStrategyOffice(StrategyOffice):
             return Answer(suggestions=[Suggestion(action=a, utility=0.5) for a in legal[: self.width]])
         search, sample = self._searcher(seat, view["observation"])
         result = search.run(sample, self.iterations, self.rng)
+        self.last_iterations = result.iterations  # for benchmarks only (never logged)
         mine = result.root.get(seat, {})
         ranked = sorted((a for a in legal if a in mine), key=lambda a: (-mine[a][0], a))[: self.width]
         suggestions = [Suggestion(action=a, utility=_r(mine[a][1])) for a in ranked]

@@ -1,0 +1,146 @@
+"""The generic agent measured: search speed per game, and small matches with 95% intervals.
+
+    python -m ops.bench.generic speed [--games g1,g2] [--positions 20]
+        per game: the Strategy Office's median decision time at its default budget, ISMCTS
+        descents per second, and that median over the 50 ms goal (side by side, one run)
+    python -m ops.bench.generic versus ops/examples/generic_*.toml [--games N] [--seed S]
+        plays each spec's lineup in process (seats rotated each game), seeds S, S+1, ...; S is
+        drawn at run time unless given, and printed so the run can be repeated; per label: its
+        seats' mean win share and mean return over games, with 95% intervals (Wilson for a
+        one-seat label, else a normal interval over games)
+
+The specs are ordinary tournament specs (`detente tournament run` reads them too); this runner
+plays them without Ray, for the small runs a shared 2-core box allows. A game brought by a
+plugin that is not installed needs its folder on PYTHONPATH (tests/generic/plugins).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import statistics
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from actors.match import make_header, record
+from actors.registry import AgentSpec
+from bus.log import parse_log
+from bus.messages import OfficeRequest
+from games.registry import game_names, get_game, get_plugin
+from ops.tournament.report import mean_ci, wilson
+
+GOAL_MS = 50.0
+
+
+def _positions(name: str, count: int, seed: int = 0) -> list[tuple[Any, int]]:
+    """Decision nodes (state, seat) of seeded random playthroughs, spread over the game."""
+    game = get_game(name)
+    options = game.options(dict(get_plugin(name).short_options))
+    rng, found = random.Random(seed), []
+    while len(found) < count * 3:
+        state, steps = game.new_initial_state(options), 0
+        while not state.is_terminal() and steps < 400 and len(found) < count * 3:
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+                continue
+            players = state.current_players()
+            p = players[rng.randrange(len(players))]
+            if len(state.legal_actions(p)) > 1:
+                found.append((state.clone(), p))
+            state.apply_actions({q: rng.choice(state.legal_actions(q)) for q in players})
+            steps += 1
+    return found[::3][:count]
+
+
+def speed(names: list[str], count: int) -> None:
+    from actors.alpha.generic.agent import GenericOptions, _agent
+
+    print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'descents/s':>10} {'mean desc':>9} {'x goal':>6}")
+    for name in names:
+        office = _agent(name).offices["so"]("p0/so", 1, GenericOptions())
+        times, done = [], []
+        for state, p in _positions(name, count):
+            legal = tuple(state.legal_actions(p))
+            request = OfficeRequest(sender=f"p{p}", to="p0/so", task="suggest", turn=0, legal=legal,
+                                    view={"seat": p, "observation": state.observation(p)})
+            start = time.perf_counter()
+            answer = office.handle(request)
+            times.append(time.perf_counter() - start)
+            done.append(getattr(office, "last_iterations", 0) if len(legal) > 1 else 0)
+            office.last_iterations = 0
+        med = statistics.median(times) * 1000
+        p90 = sorted(times)[int(0.9 * (len(times) - 1))] * 1000
+        searched = sum(done)
+        rate = searched / sum(times) if searched else float("nan")
+        mean = searched / len(done) if done else 0
+        print(f"{name:<12} {med:9.1f} {p90:7.1f} {rate:10.0f} {mean:8.1f} {med / GOAL_MS:6.2f}"
+              + ("" if searched else "   (no search: the game cannot rebuild a position from an observation)"))
+
+
+def _lineup(spec: dict[str, Any]) -> list[tuple[str, AgentSpec]]:
+    seats = []
+    for entry in spec["lineup"]:
+        agent = AgentSpec(name=entry["agent"], options=dict(entry.get("options", {})))
+        seats += [(entry.get("label", entry["agent"]), agent)] * int(entry.get("count", 1))
+    return seats
+
+
+def versus(paths: list[str], games: int | None, seed: int) -> None:
+    for path in paths:
+        spec = tomllib.loads(Path(path).read_text())
+        name, options, seats = spec["game"], dict(spec.get("options", {})), _lineup(spec)
+        n = games or int(spec["games"])
+        labels = sorted({label for label, _ in seats})
+        wins: dict[str, list[float]] = {lab: [] for lab in labels}
+        returns: dict[str, list[float]] = {lab: [] for lab in labels}
+        game = get_game(name)
+        span = (game.max_return - game.min_return) or 1.0
+        start = time.perf_counter()
+        for k in range(n):
+            shift = k % len(seats)
+            order = seats[shift:] + seats[:shift]
+            log = parse_log(record(make_header(name, seed + k, [a for _, a in order], options))).games[0]
+            end = log.records[-1]["msg"]
+            for lab in labels:
+                mine = [s for s, (label, _) in enumerate(order) if label == lab]
+                wins[lab].append(sum(1.0 for s in mine if s in end["winners"]) / len(mine))
+                returns[lab].append(sum((end["returns"][s] - game.min_return) / span for s in mine) / len(mine))
+        took = time.perf_counter() - start
+        print(f"\n{Path(path).name}: {name} {options or ''}, {n} games, seeds {seed}..{seed + n - 1}, {took:.0f} s")
+        print(f"  {'label':<28} {'seats':>5} {'win share [95%]':>24} {'return [95%]':>24}")
+        for lab in labels:
+            count = sum(1 for label, _ in seats if label == lab)
+            if count == 1:
+                w = wilson(int(sum(wins[lab])), n)
+            else:
+                w = mean_ci(wins[lab])
+            r = mean_ci(returns[lab])
+            print(f"  {lab:<28} {count:5d} {w[0]:8.3f} [{w[1]:.3f}, {w[2]:.3f}] {r[0]:8.3f} [{r[1]:.3f}, {r[2]:.3f}]")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ops.bench.generic", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("speed", help="decision time and descents per second per game")
+    s.add_argument("--games", default=",".join(game_names()))
+    s.add_argument("--positions", type=int, default=20)
+    v = sub.add_parser("versus", help="play specs, print per-label win share and return with 95%% intervals")
+    v.add_argument("specs", nargs="+")
+    v.add_argument("--games", type=int, default=None)
+    v.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args(argv)
+    if args.command == "speed":
+        speed([g for g in args.games.split(",") if g], args.positions)
+    else:
+        seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
+        print(f"seed {seed} (held out: drawn at run time; --seed {seed} repeats this run)")
+        versus(args.specs, args.games, seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
