@@ -28,6 +28,7 @@ from dataclasses import asdict
 from typing import Any
 
 from actors.address import office_of, player_address, seat_of
+from actors.alpha.generic.pacts import debugger_events as pact_events
 from actors.external.lineup import seat_labels
 from bus.log import GameLog
 from games.api import State
@@ -108,11 +109,14 @@ class DebugGame:
         label = None
         deals = self._hooks.get("deals")
         memo: dict[str, Any] = {}
+        pacts: dict[str, Any] = {}
         self.deal_events: list[dict[str, Any]] = []
         for pos, step in enumerate(walk(self.log)):
             state = step.state
             if deals is not None:
                 self.deal_events += [{**e, "seq": step.seq} for e in deals(step, memo)]
+            # the generic agent's pacts (core talk, any game), beside the game's own deals
+            self.deal_events += [{**e, "seq": step.seq} for e in pact_events(step, pacts)]
             if not step.changed and pos:  # the first record names the opening phase
                 continue
             if step.changed:

@@ -138,7 +138,7 @@ def _run(code: str) -> subprocess.CompletedProcess:
 def test_third_party_and_coin_talk_conformance_and_pacts(tmp_path):
     """The generic agent passes the agent checks in a game it has never seen (stag_talk, a separate
     package) and in coin_talk, with no edit of detente; in stag_talk it makes pacts, the log marks
-    them, and its IO logs trust with the pacts that caused it."""
+    them, its IO logs trust with the pacts that caused it, and the debugger's deal ledger shows them."""
     log = tmp_path / "stag.log"
     code = f"""
 from replay import agent_conformance as a
@@ -153,6 +153,9 @@ marked = [c['verdict'] for d in mark(game.records) for c in d['commitments']]
 causes = [u for r in game.records if r['msg']['kind'] == 'kb_change' and r['msg']['source'].endswith('/io')
           for u in r['msg']['updates'] if u['path'] == ['trust_causes']]
 suggested = [s for r in game.records if r['msg']['kind'] == 'office_reply' for s in r['msg']['suggestions']]
+from ops.debugger.game import DebugGame
+ledger = DebugGame(game).ledger(0)
+assert {'proposed', 'accepted', 'kept'} <= {e['type'] for e in ledger}, ledger
 print(len(marked), marked.count('kept'), len(causes), len(suggested))
 """
     done = _run(code)

@@ -112,3 +112,40 @@ def mark(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                              "verdict": "open" if played is None else "kept" if played == action else "broken"})
         out.append({"id": pid, "proposer": proposer, "commitments": verdicts})
     return out
+
+
+def debugger_events(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
+    """Pact events of one record of the replay walk, in the shape of a game's debugger `deals` hook
+    (ops/debugger/game.py `hooks`): proposed, accepted and rejected when first heard; kept or broken
+    per committed seat at the step of its turn. Each is seen by the pact's parties."""
+    msg = step.msg
+    out: list[dict[str, Any]] = []
+    if msg["kind"] == "heard":
+        for line in msg["lines"]:
+            for item in line["says"]:
+                pact = parse(item.get("text")) if item.get("kind") == "say" else None
+                if pact is None or (pact.id, pact.stage, line["speaker"]) in memo.setdefault("heard", set()):
+                    continue
+                memo["heard"].add((pact.id, pact.stage, line["speaker"]))
+                parties = list(pact.parties())
+                if pact.stage == "propose":
+                    memo.setdefault("open", {})[pact.id] = (line["speaker"], pact, set())
+                elif pact.stage == "accept" and pact.id in memo.get("open", {}):
+                    memo["open"][pact.id][2].add(line["speaker"])
+                out.append({"deal": pact.id, "type": {"propose": "proposed", "accept": "accepted",
+                                                       "reject": "rejected"}[pact.stage],
+                            "by": f"p{line['speaker']}", "parties": [f"p{p}" for p in parties],
+                            "detail": ", ".join(f"p{p} plays {a} at turn {t}" for p, t, a in pact.commitments),
+                            "seen_by": parties})
+    elif msg["kind"] == "step":
+        for pid, (proposer, pact, accepted) in sorted(memo.get("open", {}).items()):
+            if set(pact.parties()) - {proposer} - accepted:
+                continue
+            for player, turn, action in pact.commitments:
+                if turn != msg["turn"]:
+                    continue
+                played = msg["actions"].get(str(player))
+                out.append({"deal": pid, "type": "kept" if played == action else "broken", "by": f"p{player}",
+                            "parties": [f"p{p}" for p in pact.parties()],
+                            "detail": f"p{player} committed {action}, played {played}", "seen_by": list(pact.parties())})
+    return out
