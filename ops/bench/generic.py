@@ -6,8 +6,8 @@
     python -m ops.bench.generic versus ops/examples/generic_*.toml [--games N] [--seed S]
         plays each spec's lineup in process (seats rotated each game), seeds S, S+1, ...; S is
         drawn at run time unless given, and printed so the run can be repeated; per label: its
-        seats' mean win share and mean return over games, with 95% intervals (Wilson for a
-        one-seat label, else a normal interval over games)
+        seats' mean win share and mean return over games, with 95% intervals (Wilson where the
+        label wins or loses as one each game, else a normal interval over games)
 
 The specs are ordinary tournament specs (`detente tournament run` reads them too); this runner
 plays them without Ray, for the small runs a shared 2-core box allows. A game brought by a
@@ -114,7 +114,7 @@ def versus(paths: list[str], games: int | None, seed: int) -> None:
         print(f"  {'label':<28} {'seats':>5} {'win share [95%]':>24} {'return [95%]':>24}")
         for lab in labels:
             count = sum(1 for label, _ in seats if label == lab)
-            if count == 1:
+            if all(x in (0.0, 1.0) for x in wins[lab]):  # one outcome per game (one seat, or one side)
                 w = wilson(int(sum(wins[lab])), n)
             else:
                 w = mean_ci(wins[lab])

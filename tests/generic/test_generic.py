@@ -155,7 +155,7 @@ causes = [u for r in game.records if r['msg']['kind'] == 'kb_change' and r['msg'
 suggested = [s for r in game.records if r['msg']['kind'] == 'office_reply' for s in r['msg']['suggestions']]
 from ops.debugger.game import DebugGame
 ledger = DebugGame(game).ledger(0)
-assert {'proposed', 'accepted', 'kept'} <= {e['type'] for e in ledger}, ledger
+assert set(['proposed', 'accepted', 'kept']) <= set(e['type'] for e in ledger), ledger
 print(len(marked), marked.count('kept'), len(causes), len(suggested))
 """
     done = _run(code)
