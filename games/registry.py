@@ -7,8 +7,10 @@ that group adds a game with no edit here (see games/plugin.py).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, distribution, entry_points
+from importlib.util import find_spec
 
 from games.api import Game, Say, TalkItem
 from games.plugin import GamePlugin, PluginError, resolve
@@ -20,17 +22,53 @@ class UnknownGame(KeyError):
     """No game registered under that name."""
 
     def __str__(self) -> str:
+        if self.args[0] in _MISSING:
+            return _MISSING[self.args[0]]
         return f"unknown game {self.args[0]!r} (known: {', '.join(game_names()) or 'none installed'})"
+
+
+_MISSING: dict[str, str] = {}  # game -> why it is not listed: its entry point's extra is not installed
 
 
 @lru_cache(maxsize=1)
 def _entry_points() -> dict[str, str]:
     found: dict[str, str] = {}
     for ep in entry_points(group=GROUP):
-        if ep.name in found and found[ep.name] != ep.value:
+        if ep.name in found and found[ep.name] != ep.value.partition("[")[0].strip():
             raise PluginError(f"two plugins for game {ep.name!r}: {found[ep.name]} and {ep.value}")
-        found[ep.name] = ep.value
+        missing = [extra for extra in ep.extras if not _extra_ready(ep.dist, extra)]
+        if missing:  # `name = module:attr [extra]`: a game listed only where its optional extra is installed
+            dist = ep.dist.metadata["Name"] if ep.dist is not None else "its package"
+            _MISSING[ep.name] = f"game {ep.name!r} needs the optional extra: pip install '{dist}[{','.join(missing)}]'"
+            continue
+        found[ep.name] = ep.value.partition("[")[0].strip()  # the reference without its extras
     return dict(sorted(found.items()))
+
+
+def _extra_ready(dist, extra: str) -> bool:
+    """Every distribution `extra` of `dist` requires is installed and its top-level modules importable."""
+    return dist is not None and _requirements_ready(tuple(dist.requires or ()), extra)
+
+
+@lru_cache(maxsize=None)
+def _requirements_ready(requires: tuple[str, ...], extra: str) -> bool:
+    for requirement in requires:
+        spec, _, marker = requirement.partition(";")
+        if not re.search(r"""extra\s*==\s*["']""" + re.escape(extra) + """["']""", marker):
+            continue
+        name = re.match(r"[A-Za-z0-9._-]+", spec.strip()).group(0)
+        try:
+            needed = distribution(name)
+        except PackageNotFoundError:
+            return False
+        tops = {str(f).split("/")[0].split(".")[0] for f in needed.files or () if str(f).endswith((".py", ".so", ".pyd"))}
+        for top in sorted(tops - {"", "__pycache__"}):
+            try:
+                if find_spec(top) is None:
+                    return False
+            except (ImportError, ValueError):
+                return False
+    return True
 
 
 _PLUGINS: dict[str, GamePlugin] = {}

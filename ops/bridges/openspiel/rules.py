@@ -1,0 +1,317 @@
+"""An OpenSpiel game as a detente game: the Game/State API over a `pyspiel` state.
+
+- Actions: OpenSpiel's action id, zero-padded to the width of `num_distinct_actions`, then its
+  text (`"07 Offer: Book: 1, Hat: 0, Basketball: 2"`), so sorting the strings sorts the ids.
+- Chance: OpenSpiel declares the outcomes and their probabilities (`chance_outcomes()`); the
+  referee draws one with its own seeded generator (`sample_chance`) and logs the outcome id.
+- Simultaneous nodes: one action per player who has legal actions, applied as one joint action.
+- Observation of a player: OpenSpiel's observation string and tensor for that player, where the
+  game provides them (the information-state string where a game has no observation string);
+  never the state itself.
+- Serialisation: OpenSpiel's own (`State.serialize`, `Game.deserialize_state`); the digest hashes it.
+- Returns: OpenSpiel's returns; bounds from its `min_utility` / `max_utility`.
+
+`pyspiel` is imported when a bridged game is first built, never at import of this module.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Callable
+
+from pydantic import create_model
+
+from games.api import CHANCE, PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
+
+MISSING = "OpenSpiel games need the optional extra: pip install 'detente[openspiel]' (the open_spiel package)"
+PREFIX = "openspiel-"  # detente name = PREFIX + OpenSpiel's short name (entry-point names allow no ':')
+RESAMPLE_BUDGET = 200  # children the generic resampling search may look at before it keeps the state (ours)
+
+# Parameters of games whose OpenSpiel `get_parameters()` lists none by default (the Hanabi Learning
+# Environment's, from open_spiel/games/hanabi/hanabi.cc and HLE's hanabi_game.cc defaults).
+EXTRA_PARAMETERS: dict[str, dict[str, Any]] = {
+    "hanabi": {"players": 2, "colors": 5, "ranks": 5, "hand_size": 5, "max_information_tokens": 8,
+               "max_life_tokens": 3, "observation_type": "card_knowledge", "random_start_player": False},
+}
+
+
+def pyspiel():
+    """The `pyspiel` module, or ImportError with the one-line install hint."""
+    try:
+        import pyspiel as module
+    except ImportError:
+        raise ImportError(MISSING) from None
+    return module
+
+
+@lru_cache(maxsize=64)
+def _loaded(short_name: str, frozen: tuple[tuple[str, Any], ...]):
+    return pyspiel().load_game(short_name, dict(frozen))
+
+
+class OpenSpielState(State):
+    """A position of an OpenSpiel game; `inner` is the `pyspiel.State`."""
+
+    def __init__(self, game: "OpenSpielGame", options: Options, inner):
+        self.game = game
+        self.options = options
+        self.inner = inner
+        self._legal: dict[int, dict[str, int]] = {}
+
+    # -- whose turn -------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def is_chance(self) -> bool:
+        return self.inner.is_chance_node()
+
+    def current_players(self) -> list[int]:
+        s = self.inner
+        if s.is_terminal() or s.is_chance_node():
+            return []
+        if s.is_simultaneous_node():
+            return [p for p in range(s.num_players()) if s.legal_actions(p)]
+        return [s.current_player()]
+
+    # -- chance ------------------------------------------------------------------------------
+
+    def sample_chance(self, rng: random.Random) -> int:
+        outcomes = self.inner.chance_outcomes()
+        r, total = rng.random(), 0.0
+        for action, p in outcomes:
+            total += p
+            if r < total:
+                return int(action)
+        return int(outcomes[-1][0])
+
+    def apply_chance(self, outcome: Any) -> None:
+        if not self.inner.is_chance_node():
+            raise IllegalAction("not a chance node")
+        if type(outcome) is not int or dict(self.inner.chance_outcomes()).get(outcome, 0.0) <= 0.0:
+            raise IllegalAction(f"chance outcome {outcome!r} is not one OpenSpiel declares here")
+        self.inner.apply_action(outcome)
+        self._legal.clear()
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def _names(self, player: int) -> dict[str, int]:
+        found = self._legal.get(player)
+        if found is None:
+            s = self.inner
+            ids = s.legal_actions(player) if player in self.current_players() else []
+            found = self._legal[player] = {self.game.action_text(s, player, a): a for a in ids}
+        return found
+
+    def legal_actions(self, player: int) -> list[str]:
+        return sorted(self._names(player))
+
+    def why_illegal(self, player: int, action: str) -> str | None:
+        if player not in self.current_players():
+            return f"player {player} is not to act"
+        return None if action in self._names(player) else f"{action!r} is not among OpenSpiel's legal actions"
+
+    def default_action(self, player: int) -> str:
+        legal = self.legal_actions(player)
+        return legal[0] if legal else ""
+
+    def apply_actions(self, actions: dict[int, str]) -> None:
+        players = self.current_players()
+        if sorted(actions) != players:
+            raise IllegalAction(f"actions of {sorted(actions)}; players to act are {players}")
+        ids = {}
+        for p in players:
+            a = self._names(p).get(actions[p]) if isinstance(actions[p], str) else None
+            if a is None:
+                raise IllegalAction(f"player {p}: {actions[p]!r} is not legal here")
+            ids[p] = a
+        s = self.inner
+        if s.is_simultaneous_node():
+            s.apply_actions([ids.get(p, 0) for p in range(s.num_players())])
+        else:
+            s.apply_action(ids[players[0]])
+        self._legal.clear()
+
+    # -- what a player knows -----------------------------------------------------------------
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return self.game.observe(self.inner, player)
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "OpenSpielState":
+        inner = self.game.resample(self.inner, player, rng)
+        return OpenSpielState(self.game, self.options, inner)
+
+    # -- end, serialisation ------------------------------------------------------------------
+
+    def outcome(self) -> Outcome:
+        if not self.inner.is_terminal():
+            raise ValueError("the game is not over")
+        returns = tuple(float(r) for r in self.inner.returns())
+        best = max(returns)
+        winners = () if min(returns) == best else tuple(p for p, r in enumerate(returns) if r == best)
+        return Outcome(returns=returns, winners=winners, summary="returns " + " ".join(f"{r:g}" for r in returns))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"options": self.options.model_dump(mode="json"), "serialized": self.inner.serialize()}
+
+    def clone(self) -> "OpenSpielState":
+        return OpenSpielState(self.game, self.options, self.inner.clone())
+
+    def render(self) -> str:
+        return str(self.inner)
+
+
+class OpenSpielGame(Game):
+    """One OpenSpiel game (subclasses set `short_name`); its parameters are the detente options."""
+
+    short_name: str = ""
+    capabilities = frozenset()  # set per instance from OpenSpiel's game type
+
+    def __init__(self) -> None:
+        ps = pyspiel()
+        self.name = PREFIX + self.short_name
+        default = ps.load_game(self.short_name)
+        params = {**EXTRA_PARAMETERS.get(self.short_name, {}), **default.get_parameters()}
+        fields = {key: (type(value), value) for key, value in sorted(params.items())}
+        self.options_model = create_model(f"{self.short_name}_options", __base__=Options, **fields)
+        self.min_return = float(default.min_utility())
+        self.max_return = float(default.max_utility())
+        self.max_steps = default.max_game_length() + default.max_chance_nodes_in_history() + 1
+        self.capabilities = self._capabilities(default)
+
+    # -- the pyspiel game of some options ----------------------------------------------------
+
+    def spiel(self, options: Options):
+        """The `pyspiel.Game` of these options (loaded once)."""
+        return _loaded(self.short_name, tuple(sorted(options.model_dump().items())))
+
+    def _capabilities(self, spiel) -> frozenset[str]:
+        ps = pyspiel()
+        kind = spiel.get_type()
+        caps = set()
+        if kind.chance_mode != ps.GameType.ChanceMode.DETERMINISTIC:
+            caps.add(CHANCE)
+        if kind.dynamics == ps.GameType.Dynamics.SIMULTANEOUS:
+            caps.add(SIMULTANEOUS)
+        if kind.information != ps.GameType.Information.PERFECT_INFORMATION:
+            caps.add(PRIVATE_INFORMATION)
+        return frozenset(caps)
+
+    def capabilities_for(self, options: Options) -> frozenset[str]:
+        return self._capabilities(self.spiel(options))
+
+    def num_players(self, options: Options) -> int:
+        return self.spiel(options).num_players()
+
+    def teams(self, options: Options) -> tuple[tuple[int, ...], ...]:
+        n = self.num_players(options)
+        if self.spiel(options).get_type().utility == pyspiel().GameType.Utility.IDENTICAL:
+            return (tuple(range(n)),)  # a cooperative game: one side
+        return tuple((p,) for p in range(n))
+
+    def new_initial_state(self, options: Options | dict | None = None) -> OpenSpielState:
+        opts = options if isinstance(options, Options) else self.options(options)
+        return OpenSpielState(self, opts, self.spiel(opts).new_initial_state())
+
+    def state_from_json(self, data: dict[str, Any]) -> OpenSpielState:
+        opts = self.options(data["options"])
+        return OpenSpielState(self, opts, self.spiel(opts).deserialize_state(data["serialized"]))
+
+    # -- helpers the state uses ---------------------------------------------------------------
+
+    def action_text(self, inner, player: int, action: int) -> str:
+        width = len(str(max(inner.get_game().num_distinct_actions() - 1, 0)))
+        return f"{action:0{width}d} {inner.action_to_string(player, action)}"
+
+    def observe(self, inner, player: int) -> dict[str, Any]:
+        kind = inner.get_game().get_type()
+        seen: dict[str, Any] = {}
+        if kind.provides_observation_string:
+            seen["string"] = _safe(lambda: inner.observation_string(player))
+        elif kind.provides_information_state_string:
+            seen["string"] = _safe(lambda: inner.information_state_string(player))
+        if kind.provides_observation_tensor:
+            tensor = _safe(lambda: inner.observation_tensor(player))
+            if tensor is not None:
+                seen["tensor"] = [int(x) if float(x).is_integer() else float(x) for x in tensor]
+        return seen
+
+    def resample(self, inner, player: int, rng: random.Random):
+        """A pyspiel state `player` cannot tell apart from `inner`: OpenSpiel's own
+        ResampleFromInfostate where the game implements it, else a bounded search over histories
+        that give `player` the same observation at every step (the state itself when none is found)."""
+        if inner.is_terminal() or inner.is_chance_node() or inner.is_simultaneous_node():
+            pass
+        else:
+            try:
+                return inner.resample_from_infostate(player, rng.random)
+            except Exception:  # noqa: BLE001 - pyspiel.SpielError: not implemented for this game
+                pass
+        return _search_consistent(self, inner, player, rng)
+
+
+def _safe(read: Callable[[], Any]) -> Any:
+    try:
+        return read()
+    except Exception:  # noqa: BLE001 - some games cannot describe chance or terminal nodes
+        return None
+
+
+def _search_consistent(game: OpenSpielGame, inner, player: int, rng: random.Random):
+    """Depth-first over histories, in random order, keeping only children whose observation for
+    `player` equals the one the true history gave at that step; `player`'s own actions are kept."""
+    if SIMULTANEOUS in game._capabilities(inner.get_game()):
+        return inner.clone()  # joint steps: not searched (the bridged simultaneous games hide nothing)
+    steps = _steps(inner)
+    root = inner.get_game().new_initial_state()
+    seen, s = [game.observe(root, player)], root.clone()
+    for _, a in steps:
+        s.apply_action(a)
+        seen.append(game.observe(s, player))
+    budget = [RESAMPLE_BUDGET]
+
+    def dfs(s, k: int):
+        if k == len(steps):
+            return s
+        who, true = steps[k]
+        if who == player:
+            options = [true]
+        elif s.is_chance_node():
+            options = [a for a, p in s.chance_outcomes() if p > 0]
+            rng.shuffle(options)
+        else:
+            options = list(s.legal_actions())
+            rng.shuffle(options)
+        for a in options:
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+            child = s.child(a)
+            if game.observe(child, player) == seen[k + 1]:
+                found = dfs(child, k + 1)
+                if found is not None:
+                    return found
+        return None
+
+    return dfs(root, 0) or inner.clone()
+
+
+def _steps(inner) -> list[tuple[int, int]]:
+    return [(int(item.player), int(item.action)) for item in inner.full_history()]
+
+
+def game_class(short_name: str) -> type[OpenSpielGame]:
+    """The detente Game class of one OpenSpiel game (instantiated by the registry)."""
+    return type(f"OpenSpiel_{short_name}", (OpenSpielGame,), {"short_name": short_name, "__module__": __name__})
+
+
+# The bridged games registered as plugins (ops/bridges/openspiel/plugin.py; pyproject entry points).
+COVERED = ("bargaining", "colored_trails", "goofspiel", "hanabi", "kuhn_poker", "leduc_poker", "liars_dice")
+KuhnPoker = game_class("kuhn_poker")
+LeducPoker = game_class("leduc_poker")
+LiarsDice = game_class("liars_dice")
+Goofspiel = game_class("goofspiel")
+Bargaining = game_class("bargaining")
+ColoredTrails = game_class("colored_trails")
+Hanabi = game_class("hanabi")
