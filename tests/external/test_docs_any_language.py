@@ -96,7 +96,8 @@ def run_page(page: Path, where: Path, timeout: float = 240) -> list[tuple[Block,
             assert ran, f"{page.name}:{b.line}: an output block before any block was run"
             said = {line.rstrip() for line in ran[-1][1].splitlines()}
             for line in b.text.splitlines():
-                assert line.rstrip() in said, f"{page.name}:{b.line}: the page shows {line!r}; the command said:\n{ran[-1][1]}"
+                assert line.rstrip() in said, \
+                    f"{page.name}:{b.line}: the page shows {line!r}; the command said:\n{ran[-1][1]}"
     return ran
 
 

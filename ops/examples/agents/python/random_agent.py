@@ -58,7 +58,8 @@ def main():
             send({"kind": "hello", "protocol": 1, "name": NAME, "version": VERSION,
                   "plays": {"games": ["*"], "roles": ["player", "so", "fo", "io"]}, "talks": False})
         elif kind == "game_start":
-            rng = random.Random(f"{msg['seed']}/{msg['seat']}/{msg['role']}")  # a string seed: the same on every machine
+            # a string seed: the same generator on every machine and every run
+            rng = random.Random(f"{msg['seed']}/{msg['seat']}/{msg['role']}")
         elif kind == "game_end":
             pass
         elif kind == "bye":
