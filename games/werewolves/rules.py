@@ -5,6 +5,21 @@ At night the werewolves choose a victim by vote, the seer inspects one player's 
 protects one player; by day all living players vote one player out. Chance nodes are the deal and
 the random tie-breaks, so a log holds every draw.
 
+Options add the roles of the AIWolf contests (regulation of the International AIWolf Competition,
+protocol 3.6, `GameSetting`/`Role` of aiwolf/AIWolfCommon), each off by default so that games
+without them keep their bytes:
+- possessed: a human on the werewolves' team; it has no night action, does not know the wolves
+  (nor they it), counts as a human for parity and appears human to the seer (so it needs
+  `inspect_result = "species"`, AIWolf's DIVINED result: HUMAN or WEREWOLF);
+- bodyguard: AIWolf's guard. It differs from the thesis' doctor in two rules, so it is its own
+  role: it may not guard itself (the AIWolf NLP server's rule) and it is not told that its guard
+  saved anyone (AIWolf tells no one; the doctor here is told);
+- medium: when a player is voted out, each living medium learns its species (AIWolf's IDENTIFIED,
+  told the next morning there; here at once, which changes nothing as the medium has no night act).
+`preset` names the AIWolf role sets (5, 13 and 15 players) with their rules: no reveal on death,
+one revote then a draw on a tied day vote, werewolves win at parity, no attack (nor guard) on the
+first night, where only the seer divines (AIWolf's day 0).
+
 Events are the memory of the game: each is a dict with sorted keys and a `to` field naming who
 may see it ("all", "wolves" or one seat). Observations filter events by `to`; nothing private is
 stored anywhere else except the pending night choices while a wolf-vote tie waits for its draw.
@@ -17,7 +32,7 @@ import random
 from typing import Any, Literal
 
 import msgpack
-from pydantic import Field, model_validator
+from pydantic import Field, model_serializer, model_validator
 
 from games.api import (
     ABSTAIN,
@@ -34,10 +49,14 @@ from games.api import (
     TalkItem,
     TalkSpec,
 )
-from games.werewolves.talk import TALK_MODELS, WwAccept, WwAccuse, WwBid, WwPropose, WwReject
+from games.werewolves.talk import TALK_MODELS, WwAccept, WwAccuse, WwBid, WwPropose, WwReject, WwResult
 
 WEREWOLF, VILLAGER, SEER, DOCTOR = "werewolf", "villager", "seer", "doctor"
-ROLES = (DOCTOR, SEER, VILLAGER, WEREWOLF)
+POSSESSED, BODYGUARD, MEDIUM = "possessed", "bodyguard", "medium"
+ROLES = (DOCTOR, SEER, VILLAGER, WEREWOLF)  # the thesis' roles
+ALL_ROLES = (BODYGUARD, DOCTOR, MEDIUM, POSSESSED, SEER, VILLAGER, WEREWOLF)  # sorted
+WOLF_TEAM = frozenset({WEREWOLF, POSSESSED})  # who wins with the werewolves
+HUMAN, WOLF_SPECIES = "human", "werewolf"  # AIWolf's Species, what a seer or medium learns
 VILLAGE, WEREWOLVES, DRAW = "village", "werewolves", "draw"
 
 # Internal phases; "night_tie" is shown to players as "night" (only wolves know of the tie).
@@ -46,12 +65,31 @@ DEAL, NIGHT, NIGHT_TIE, DAY, REVOTE, DAY_TIE, END = (
 _DECISIONS = (NIGHT, DAY, REVOTE)
 _CHANCES = (DEAL, NIGHT_TIE, DAY_TIE)
 _PUBLIC_PHASE = {NIGHT_TIE: NIGHT}
-_NIGHT_VERB = {WEREWOLF: "attack:", SEER: "inspect:", DOCTOR: "protect:"}
+_NIGHT_VERB = {WEREWOLF: "attack:", SEER: "inspect:", DOCTOR: "protect:", BODYGUARD: "guard:"}
+_GUARDS = (DOCTOR, BODYGUARD)
 _SEAT_KEYS = ("actor", "player", "target", "to")
 
 
+# The AIWolf role sets: regulation of the 4th/5th International AIWolf Competition (5 and 15
+# players) and the NLP division's 13-player village (aiwolf-nlp-server config); the rules below
+# are those of the regulation and of AIWolfServer's AIWolfGame.java (module docstring).
+AIWOLF_RULES: dict[str, Any] = {"reveal_roles": False, "tie_rule": "revote_then_random", "end_at_parity": True,
+                                "first_phase": "night", "first_night_kill": False, "inspect_result": "species"}
+PRESETS: dict[str, dict[str, Any]] = {
+    "aiwolf5": {"players": 5, "werewolves": 1, "seers": 1, "doctors": 0, "possessed": 1, "bodyguards": 0,
+                "mediums": 0, **AIWOLF_RULES},
+    "aiwolf13": {"players": 13, "werewolves": 3, "seers": 1, "doctors": 0, "possessed": 1, "bodyguards": 1,
+                 "mediums": 1, **AIWOLF_RULES},
+    "aiwolf15": {"players": 15, "werewolves": 3, "seers": 1, "doctors": 0, "possessed": 1, "bodyguards": 1,
+                 "mediums": 1, **AIWOLF_RULES},
+}
+# Options that games without them leave out of their dump, so those games keep their bytes.
+_LATER = {"possessed": 0, "bodyguards": 0, "mediums": 0, "inspect_result": "role", "first_night_kill": True,
+          "preset": None}
+
+
 class WerewolvesOptions(Options):
-    """Variant options; villagers are the seats left after werewolves, seers and doctors."""
+    """Variant options; villagers are the seats left after the other roles."""
 
     players: int = Field(10, ge=3)  # at most 64 seats, as in every game (ops.tournament.spec.MAX_SEATS, bus.header)
     werewolves: int = Field(2, ge=1)
@@ -63,13 +101,46 @@ class WerewolvesOptions(Options):
     discussion_rounds: int = Field(3, ge=0, le=50)  # ours: AIWolf talks ~10 rounds a day at most
     first_phase: Literal["night", "day"] = "night"
     max_days: int = Field(30, ge=1, le=1000)  # ours
+    possessed: int = Field(0, ge=0)
+    bodyguards: int = Field(0, ge=0)
+    mediums: int = Field(0, ge=0)
+    # What a seer learns: the role (the thesis) or the species, human or werewolf (AIWolf).
+    inspect_result: Literal["role", "species"] = "role"
+    first_night_kill: bool = True  # False: on night 1 only seers act (AIWolf's day 0)
+    preset: Literal["aiwolf5", "aiwolf13", "aiwolf15"] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("preset") is None:
+            return data
+        name = data["preset"]
+        fixed = PRESETS.get(name)
+        if fixed is None:
+            return data  # the Literal reports the unknown name
+        clash = sorted(k for k in fixed if k in data and data[k] != fixed[k])
+        if clash:
+            raise ValueError(f"preset {name!r} fixes {', '.join(f'{k}={fixed[k]!r}' for k in clash)}")
+        return {**data, **fixed}
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        for key, default in _LATER.items():
+            if data.get(key, default) == default:
+                data.pop(key, None)
+        return data
 
     @model_validator(mode="after")
     def _check_roles(self) -> "WerewolvesOptions":
-        special = self.werewolves + self.seers + self.doctors
+        special = (self.werewolves + self.seers + self.doctors + self.possessed + self.bodyguards
+                   + self.mediums)
         if special > self.players:
-            raise ValueError(
-                f"werewolves + seers + doctors = {special} exceeds players = {self.players}")
+            names = "werewolves + seers + doctors" + (" + possessed + bodyguards + mediums" if special > (
+                self.werewolves + self.seers + self.doctors) else "")
+            raise ValueError(f"{names} = {special} exceeds players = {self.players}")
+        if self.possessed and self.inspect_result == "role":
+            raise ValueError("the possessed appears human to the seer: it needs inspect_result = 'species'")
         if self.werewolves >= self.players - self.werewolves:
             raise ValueError(
                 f"the village side must start strictly larger than the werewolves: "
@@ -79,12 +150,26 @@ class WerewolvesOptions(Options):
 
     @property
     def villagers(self) -> int:
-        return self.players - self.werewolves - self.seers - self.doctors
+        return (self.players - self.werewolves - self.seers - self.doctors - self.possessed - self.bodyguards
+                - self.mediums)
 
     def role_multiset(self) -> list[str]:
         """The roles to deal, in a fixed order (the deal shuffles them)."""
         return ([WEREWOLF] * self.werewolves + [SEER] * self.seers + [DOCTOR] * self.doctors
-                + [VILLAGER] * self.villagers)
+                + [VILLAGER] * self.villagers + [POSSESSED] * self.possessed + [BODYGUARD] * self.bodyguards
+                + [MEDIUM] * self.mediums)
+
+    def role_counts(self) -> dict[str, int]:
+        """How many of each role are dealt (public, as the game's setting), roles sorted."""
+        counts: dict[str, int] = {}
+        for r in self.role_multiset():
+            counts[r] = counts.get(r, 0) + 1
+        return {r: counts[r] for r in sorted(counts)}
+
+    @property
+    def extended(self) -> bool:
+        """Uses a role or rule beyond the thesis' game (observations then show the role counts)."""
+        return any(getattr(self, k) != v for k, v in _LATER.items())
 
 
 class WerewolvesState(State):
@@ -121,7 +206,10 @@ class WerewolvesState(State):
             ph, alive = self._phase, self._alive
             if ph == NIGHT:
                 roles = self._roles
-                self._cur = [p for p in range(self._n) if alive[p] and roles[p] != VILLAGER]
+                if self._quiet_night():
+                    self._cur = [p for p in range(self._n) if alive[p] and roles[p] == SEER]
+                else:
+                    self._cur = [p for p in range(self._n) if alive[p] and roles[p] in _NIGHT_VERB]
             elif ph == DAY or ph == REVOTE:
                 self._cur = [p for p in range(self._n) if alive[p]]
             else:
@@ -148,7 +236,10 @@ class WerewolvesState(State):
                     f"deal {outcome!r} is not a permutation of the roles "
                     f"{sorted(self._o.role_multiset())}")
             self._roles = list(outcome)
-            self._phase = NIGHT if self._o.first_phase == "night" else DAY
+            if self._o.first_phase == "night":
+                self._enter_night()
+            else:
+                self._phase = DAY
         elif ph == NIGHT_TIE or ph == DAY_TIE:
             if type(outcome) is not int or outcome not in self._tied:
                 raise IllegalAction(f"tie-break {outcome!r} is not one of the tied {self._tied}")
@@ -182,7 +273,7 @@ class WerewolvesState(State):
             role = roles[p]
             verb = _NIGHT_VERB[role]
             for q in _str_order(self._n):
-                if alive[q] and (role == DOCTOR or (role == SEER and q != p)
+                if alive[q] and (role == DOCTOR or ((role == SEER or role == BODYGUARD) and q != p)
                                  or (role == WEREWOLF and roles[q] != WEREWOLF)):
                     out.append(verb + str(q))
         elif self._phase == DAY:
@@ -227,11 +318,15 @@ class WerewolvesState(State):
             elif role == SEER:
                 # Thesis 5.2: the seer learns the role at once, even if killed this night.
                 if t is not None:
-                    self._log(to=p, type="inspect", day=day, actor=p, target=t, role=roles[t])
+                    if self._o.inspect_result == "species":
+                        self._log(to=p, type="inspect", day=day, actor=p, target=t, species=_species(roles[t]))
+                    else:
+                        self._log(to=p, type="inspect", day=day, actor=p, target=t, role=roles[t])
             else:
                 protects.append([p, t])
-                self._log(to=p, type="protect", day=day, actor=p, target=t)
-        self._log(to="wolves", type="wolf_votes", day=day, votes=wolf_votes)
+                self._log(to=p, type="protect" if role == DOCTOR else "guard", day=day, actor=p, target=t)
+        if not self._quiet_night():
+            self._log(to="wolves", type="wolf_votes", day=day, votes=wolf_votes)
         top = _top(t for _, t in wolf_votes if t is not None)
         self._protects = protects
         if len(top) > 1:
@@ -247,9 +342,11 @@ class WerewolvesState(State):
             self._log(to="wolves", type="attacked", day=day, player=victim)
             savers = [d for d, t in protects if t == victim]
             if savers:
-                # The doctor's protection cancels the attack; only the doctor is told.
+                # The doctor's protection cancels the attack; only the doctor is told (AIWolf tells
+                # no one that a bodyguard's guard held).
                 for d in savers:
-                    self._log(to=d, type="saved", day=day, actor=d, player=victim)
+                    if self._roles[d] == DOCTOR:
+                        self._log(to=d, type="saved", day=day, actor=d, player=victim)
             else:
                 self._alive[victim] = False
                 self._log_death("killed", victim, lot=None)
@@ -284,6 +381,11 @@ class WerewolvesState(State):
     def _eliminate(self, p: int, lot: bool) -> None:
         self._alive[p] = False
         self._log_death("eliminated", p, lot=lot)
+        if self._o.mediums:
+            for m in range(self._n):
+                if self._roles[m] == MEDIUM and self._alive[m]:
+                    self._log(to=m, type="identified", day=self._day, actor=m, player=p,
+                              species=_species(self._roles[p]))
         if not self._check_end():
             self._end_day()
 
@@ -292,7 +394,18 @@ class WerewolvesState(State):
             self._finish(DRAW)
         else:
             self._day += 1
-            self._phase = NIGHT
+            self._enter_night()
+
+    def _quiet_night(self) -> bool:
+        """The first night of a game without a first-night attack: only seers act (AIWolf's day 0)."""
+        return not self._o.first_night_kill and self._day == 1 and self._phase == NIGHT
+
+    def _enter_night(self) -> None:
+        self._phase = NIGHT
+        self._changed()
+        if not self._current():  # a quiet first night without a living seer: straight to day
+            self._protects = []
+            self._resolve_night(None)
 
     def _log_death(self, kind: str, p: int, lot: bool | None) -> None:
         fields: dict[str, Any] = {"to": "all", "type": kind, "day": self._day, "player": p}
@@ -355,6 +468,8 @@ class WerewolvesState(State):
             return f"target {item.target} is dead"
         if isinstance(item, WwAccuse) and item.target == player:
             return "a player cannot accuse itself"
+        if isinstance(item, WwResult) and item.target == player:
+            return "a player cannot report a result on itself"
         if isinstance(item, (WwAccept, WwReject)):
             if item.proposer == player:
                 return "a player cannot answer its own proposal"
@@ -410,7 +525,7 @@ class WerewolvesState(State):
         p = player
         known = {}
         events = []
-        return {
+        obs = {
             "me": p,
             "role": self._roles[p] if self._roles is not None else None,
             "phase": _public_phase(self._phase),
@@ -422,6 +537,9 @@ class WerewolvesState(State):
             "events": events,
             "winner": self._winner,
         }
+        if self._o.extended:
+            obs["role_counts"] = self._o.role_counts()  # public: AIWolf sends its GameSetting
+        return obs
 
     def _observation_dealt(self, p: int) -> dict[str, Any]:
         """`observation` once roles are dealt, from caches: what it always was, made incrementally.
@@ -455,7 +573,7 @@ class WerewolvesState(State):
             alive = self._alive
             node = self._node_cache = (self._legal, _public_phase(self._phase), [q for q in range(self._n) if alive[q]],
                                        list(self._candidates or []))
-        return {
+        obs = {
             "me": p,
             "role": roles[p],
             "phase": node[1],
@@ -467,6 +585,9 @@ class WerewolvesState(State):
             "events": visible,
             "winner": self._winner,
         }
+        if self._o.extended:
+            obs["role_counts"] = self._o.role_counts()  # public: AIWolf sends its GameSetting
+        return obs
 
     def resample_hidden(self, player: int, rng: random.Random) -> "WerewolvesState":
         """Permute the roles `player` does not know (living among living, dead among dead).
@@ -479,13 +600,19 @@ class WerewolvesState(State):
         if self._roles is None:
             return new
         p, known = player, self._known(player)
+        species = {}  # seat -> species p learnt (species rule, medium): kept, so results still match
+        for e in self._visible_views(p):
+            if "species" in e:
+                species[e["target"] if e["type"] == "inspect" else e["player"]] = e["species"]
         sigma = list(range(self._n))
         for living in (True, False):
-            group = [q for q in range(self._n) if q not in known and self._alive[q] == living]
-            drawn = group[:]
-            rng.shuffle(drawn)
-            for a, b in zip(group, drawn):
-                sigma[a] = b
+            for kind in sorted({species.get(q, "") for q in range(self._n)}):
+                group = [q for q in range(self._n)
+                         if q not in known and self._alive[q] == living and species.get(q, "") == kind]
+                drawn = group[:]
+                rng.shuffle(drawn)
+                for a, b in zip(group, drawn):
+                    sigma[a] = b
         roles = [""] * self._n
         for q in range(self._n):
             roles[sigma[q]] = self._roles[q]
@@ -503,7 +630,7 @@ class WerewolvesState(State):
         if self._phase != END:
             raise ValueError("the game is not over")
         win = self._winner
-        side = [None if win == DRAW else ((r == WEREWOLF) == (win == WEREWOLVES))
+        side = [None if win == DRAW else ((r in WOLF_TEAM) == (win == WEREWOLVES))
                 for r in self._roles]
         when = f"{self._events[-1]['phase']} {self._day}"
         verb = "wins" if win == VILLAGE else "win"
@@ -604,6 +731,8 @@ class Werewolves(Game):
         state's events, each addressed to it."""
         obs, n = observation, int(observation["num_players"])
         known = {int(q): r for q, r in obs["known_roles"].items()}
+        if obs.get("role_counts"):  # a game beyond the thesis' shows its role counts
+            return self._state_from_counts(player, obs, known)
         counts = {r: sum(1 for x in known.values() if x == r) for r in ROLES}
         defaults = WerewolvesOptions.model_fields
         wolves = max(counts[WEREWOLF], defaults["werewolves"].default, 1)
@@ -625,6 +754,28 @@ class Werewolves(Game):
         state._winner = obs["winner"]
         state._events = [{**e, "to": player} for e in obs["events"]]
         state._events = [{k: e[k] for k in sorted(e)} for e in state._events]
+        return state
+
+    def _state_from_counts(self, player: int, obs: dict[str, Any], known: dict[int, str]) -> WerewolvesState:
+        counts, n = obs["role_counts"], int(obs["num_players"])
+        state = WerewolvesState(self.options({
+            "players": n, "werewolves": counts.get(WEREWOLF, 0), "seers": counts.get(SEER, 0),
+            "doctors": counts.get(DOCTOR, 0), "possessed": counts.get(POSSESSED, 0),
+            "bodyguards": counts.get(BODYGUARD, 0), "mediums": counts.get(MEDIUM, 0),
+            "inspect_result": "species" if counts.get(POSSESSED, 0) else "role", "first_night_kill": False,
+            "reveal_roles": False, "end_at_parity": True, "tie_rule": "revote_then_random"}))
+        if obs["role"] is not None:
+            left = state._o.role_multiset()
+            for r in known.values():
+                left.remove(r)
+            state._roles = [known[q] if q in known else left.pop() for q in range(n)]
+        alive = set(obs["alive"])
+        state._alive = [q in alive for q in range(n)]
+        state._phase = END if obs["winner"] is not None else DEAL if obs["role"] is None else obs["phase"]
+        state._day = int(obs["day"])
+        state._candidates = list(obs["candidates"]) or None
+        state._winner = obs["winner"]
+        state._events = [{k: e[k] for k in sorted(e)} for e in ({**e, "to": player} for e in obs["events"])]
         return state
 
     def actions_seen(self, player: int, observation: dict[str, Any]) -> dict[int, str]:
@@ -714,8 +865,13 @@ def _copy_event(event: dict[str, Any], drop: str = "") -> dict[str, Any]:
     return out
 
 
+def _species(role: str) -> str:
+    """What a seer (species rule) or a medium learns: the possessed is human (AIWolf's Role.POSSESSED)."""
+    return WOLF_SPECIES if role == WEREWOLF else HUMAN
+
+
 def _sides(roles: list[str]) -> tuple[tuple[int, ...], ...]:
-    """The teams as dealt: the werewolves' seats and the village's, ordered by first seat."""
-    wolves = tuple(q for q, r in enumerate(roles) if r == WEREWOLF)
-    village = tuple(q for q, r in enumerate(roles) if r != WEREWOLF)
+    """The teams as dealt: the werewolves' team (with the possessed) and the village's, ordered by first seat."""
+    wolves = tuple(q for q, r in enumerate(roles) if r in WOLF_TEAM)
+    village = tuple(q for q, r in enumerate(roles) if r not in WOLF_TEAM)
     return tuple(sorted(t for t in (wolves, village) if t))

@@ -15,7 +15,7 @@ from games.api import TalkItem
 
 Seat = Annotated[int, Field(ge=0, strict=True)]
 ProposalId = Annotated[int, Field(ge=0, strict=True)]
-Role = Literal["werewolf", "villager", "seer", "doctor"]
+Role = Literal["werewolf", "villager", "seer", "doctor", "possessed", "bodyguard", "medium"]
 
 
 class WwClaim(TalkItem):
@@ -23,6 +23,15 @@ class WwClaim(TalkItem):
 
     kind: Literal["ww_claim"] = "ww_claim"
     role: Role
+
+
+class WwResult(TalkItem):
+    """A reported result, true or not: AIWolf's `DIVINED t s` (a seer's) or `IDENTIFIED t s` (a medium's)."""
+
+    kind: Literal["ww_result"] = "ww_result"
+    ability: Literal["divined", "identified"]
+    target: Seat
+    species: Literal["human", "werewolf"]
 
 
 class WwAccuse(TalkItem):
@@ -80,4 +89,5 @@ TALK_MODELS: tuple[type[TalkItem], ...] = (
     WwReject,
     WwRetract,
     WwBid,
+    WwResult,
 )

@@ -440,7 +440,7 @@ def test_validate_talk_by_day():
 
 def test_talk_items_are_validated():
     assert {m.model_fields["kind"].default for m in GAME.talk_models} == {
-        "ww_claim", "ww_accuse", "ww_propose", "ww_accept", "ww_reject", "ww_retract", "ww_bid"}
+        "ww_claim", "ww_accuse", "ww_propose", "ww_accept", "ww_reject", "ww_retract", "ww_bid", "ww_result"}
     for bad in ({"kind": "ww_claim", "role": "mayor"}, {"kind": "ww_bid", "target": 1,
                                                         "preference": -1.0},
                 {"kind": "ww_accuse", "target": "3"}, {"kind": "ww_accuse", "target": -1}):
