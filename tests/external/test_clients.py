@@ -343,3 +343,25 @@ def test_js_foreign_office_of_an_alphawolf_seat():
     assert len(said) >= len(days) and all(t["text"] in text for t in said)
     trust = [pt["value"] for pt in data["beliefs"]["points"] if pt["subject"] == "p0" and pt["quantity"] == "trust"]
     assert trust and any(v != 1.0 for v in trust), "the other seats' trust in seat 0 moved from neutral"
+
+
+def test_js_foreign_office_of_a_werewolf_bids_with_its_pack():
+    """As a werewolf's Foreign Office it bids on the wolves' channel; the pack's sealed-bid winner
+    becomes its commitment, as it becomes the built-in wolf's."""
+    node = need("node")
+    lineup = ["alphawolf"] * 7
+    lineup[1] = "alphawolf:fo=exec:cmd=" + json.dumps([node, str(JS), "--fo"])
+    _, log = play_game("werewolves", ",".join(lineup), seed=1, options={"players": 7})
+    assert verify_game(log).ok
+    _, data = transcript(log)
+    assert data["roles"][1] == "werewolf"
+    nights = [p for p in data["phases"] if p["phase"] == "night" and any(t["kind"] == "ww_bid" for t in p["talk"])]
+    assert nights
+    for night in nights:
+        bids = [t for t in night["talk"] if t["kind"] == "ww_bid"]
+        assert any(t["speaker"] == 1 and t["channel"] == "wolves" for t in bids)
+        totals: dict[int, float] = {}
+        for t in bids:
+            totals[t["target"]] = totals.get(t["target"], 0.0) + t["preference"]
+        winner = min(totals, key=lambda q: (-totals[q], q))
+        assert night["commitments"].get("1") == f"attack:{winner}"
