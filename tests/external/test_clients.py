@@ -321,10 +321,13 @@ def test_js_foreign_office_of_an_alphawolf_seat():
     """The JavaScript client as the Foreign Office of AlphaWolf seat 0 among six built-in
     AlphaWolf seats: its joint votes are in the deal ledger (proposed every day, some accepted and
     binding), its free text is in the transcript, the commitment it hands the President is the
-    vote its deals bind it to, the other seats' trust in it moves, and the game verifies."""
+    vote its deals bind it to, the other seats' trust in it moves, the game verifies, and played
+    again it gives the same log bytes."""
     node = need("node")
     fo = "alphawolf:fo=exec:cmd=" + json.dumps([node, str(JS), "--fo"])
-    _, log = play_game("werewolves", ",".join([fo] + ["alphawolf"] * 6), seed=3, options={"players": 7})
+    data, log = play_game("werewolves", ",".join([fo] + ["alphawolf"] * 6), seed=3, options={"players": 7})
+    again, _ = play_game("werewolves", ",".join([fo] + ["alphawolf"] * 6), seed=3, options={"players": 7})
+    assert again == data, "the same game again (the same process, re-seeded by game_start): the same bytes"
     verdict = verify_game(log)
     assert verdict.ok, verdict
     errors = [r["msg"] for r in log.records if r["msg"]["kind"] == "error" and r["msg"]["actor"].startswith("p0")]
