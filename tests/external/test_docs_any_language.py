@@ -25,6 +25,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from actors.external.protocol import AgentHello, Bye, GameStart, Hello, parse_answer
 from bus.messages import MESSAGE
 from tests.external.test_clients import JS, Client, need
@@ -101,6 +103,7 @@ def run_page(page: Path, where: Path, timeout: float = 240) -> list[tuple[Block,
     return ran
 
 
+@pytest.mark.ray  # its tournament starts a local Ray (in the CLI's own process)
 def test_the_tutorial_from_nothing_to_a_100_game_tournament(tmp_path):
     ran = run_page(TUTORIAL, tmp_path)
     assert len(ran) >= 9
