@@ -732,7 +732,7 @@ def _play_parser(sub: Any) -> None:
     play.add_argument("--fsync", action="store_true", help="fsync the log at game end")
     play.add_argument("--pack", nargs="?", const="zstd", default=None, choices=("zstd", "zlib", "columns"),
                       help="write each game as one packed frame, as tournaments do (readers unpack it): "
-                           "zstd (the default), zlib, or columns (smaller, more CPU; see the README's event log)")
+                           "zstd (the default), zlib, or columns (smaller, more CPU; see the docs' event log page)")
     play.set_defaults(func=_cmd_play)
 
 

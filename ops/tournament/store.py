@@ -341,7 +341,7 @@ class FolderLock:
             holder = _holder(fd) if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN) else None
             os.close(fd)
             if holder is None:
-                raise StoreError(f"{self.path}: cannot lock the folder ({exc.strerror}); see README on network storage") from None
+                raise StoreError(f"{self.path}: cannot lock the folder ({exc.strerror}); see the docs on network storage (reference: tournaments)") from None
             raise FolderBusy(
                 f"{self.out} is in use: {holder} holds {self.path}; wait for it to end or stop it"
             ) from None
