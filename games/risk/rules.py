@@ -58,6 +58,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import OBSERVATION_STATE
 from games.risk.actions import (
     ALL_LAND,
     ATTACK_END,
@@ -814,6 +815,12 @@ class RiskState(State):
         new._pile = sorted(pool)
         return new
 
+    def provisional_returns(self) -> tuple[float, ...]:
+        """Each player's share of the territories the players hold (the neutral's left out)."""
+        counts = [self._owner.count(s) for s in range(self._n)]
+        total = sum(counts) or 1
+        return tuple(c / total for c in counts)
+
     def outcome(self) -> Outcome:
         if self._phase != OVER:
             raise ValueError("the game is not over")
@@ -944,7 +951,7 @@ class Risk(Game):
     options_model = RiskOptions
     # Hidden information exists only with cards; capability flags are per game, so the flag is
     # not declared here and `capabilities_for(options)` says which apply to a variant.
-    capabilities = frozenset({CHANCE})
+    capabilities = frozenset({CHANCE, OBSERVATION_STATE})
     min_return = 0.0
     max_return = 1.0
     # A true bound for every allowed option (step_bound; about 61 million): random games of the
@@ -962,6 +969,42 @@ class Risk(Game):
         if not isinstance(options, RiskOptions):
             options = self.options(options)
         return RiskState(options)
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> RiskState:
+        """The position `player` sees: the board is public; the other hands (their sizes kept) and the
+        draw pile are dealt from the cards it has not seen (`resample_hidden` redraws them). Not shown,
+        so guessed: where a two-player set-up turn stands (from the armies placed so far: two own and
+        one neutral a turn), and the turn's card flags (no cash-in pending, no bonus given yet)."""
+        obs = observation
+        n = int(obs["players"])
+        options = {"players": n, **obs["rules"]}
+        pend = obs["pending"]
+        pending = None
+        if pend is not None:
+            keys = ("attack_dice", "defence_dice") if "attack_dice" in pend else ("min",)
+            pending = [INDEX[pend["from"]], INDEX[pend["to"]]] + [int(pend[k]) for k in keys]
+        mine = [CARD_INDEX[c] for c in obs["cards"]]
+        seen = set(mine) | {CARD_INDEX[c] for c in obs["discards"]}
+        pool = [c for c in range(NUM_CARDS) if c not in seen] if obs["rules"]["cards"] else []
+        hands = []
+        for q in range(n):
+            if q == player:
+                hands.append(sorted(mine))
+            else:
+                k = int(obs["card_counts"][q])
+                hands.append(sorted(pool[:k]))
+                pool = pool[k:]
+        cur = obs["turn_player"] if obs["turn_player"] is not None else (obs["current"] or 0)
+        left = [int(x) for x in obs["setup_left"]]
+        data = {
+            "options": options, "phase": obs["phase"], "current": cur, "turn": obs["turn"], "round": obs["round"],
+            "owner": obs["owner"], "armies": obs["armies"], "left": left, "todo": _setup_queue(n, cur, left, obs["phase"]),
+            "alive": obs["alive"], "gone": obs["eliminated"], "reinforcements": obs["reinforcements"],
+            "cash": False, "cash_next": False, "bonus_used": False, "conquered": obs["conquered"], "pending": pending,
+            "hands": [[CARD_CODES[c] for c in h] for h in hands], "pile": [CARD_CODES[c] for c in pool],
+            "discards": obs["discards"], "sets": obs["sets_traded"], "winner": obs["winner"], "log": obs["turn_log"],
+            "recent": obs["recent"], "last": obs["last_battle"]}
+        return self.state_from_json(data)
 
     def state_from_json(self, data: dict[str, Any]) -> RiskState:
         state = RiskState(self.options(data["options"]))
@@ -998,6 +1041,21 @@ class Risk(Game):
             k: list(v) if isinstance(v, list) else v for k, v in data["last"].items()}
         return state
 
+
+def _setup_queue(n: int, seat: int, left: list[int], phase: str) -> list[int]:
+    """Whose armies `seat` still places in this set-up turn, as far as the armies left tell: one own
+    army a turn, or with two players two own and one neutral (`_start_setup`), counted from the total
+    placed so far (exact while every turn was a full one)."""
+    if phase != SETUP:
+        return []
+    if n != 2:
+        return [seat]
+    neutral = n
+    placed = 2 * INITIAL_ARMIES[2] + NEUTRAL_ARMIES - sum(left)
+    at = placed % 3
+    own = min(2, left[seat] + min(at, 2))
+    full = [seat] * own + ([neutral] if left[neutral] + (1 if at > own else 0) > 0 else [])
+    return full[at:] or [seat]
 
 def _components(owner: list[int], p: int) -> list[int]:
     """For each territory of `p`, the id of its connected group of `p`'s territories (else -1)."""
