@@ -82,7 +82,8 @@ def _president(address: str, seed: int, seat: int, offices: dict[str, str], opts
             views[side] = {"so": ()}  # the random office needs no KB: legal actions travel with the request
         else:
             configs[side] = {role: offices[role] for role in chosen}
-    return WerewolvesPresident(address, seed, seat, configs, opts.traits, views, opts.params.choice_sharpness)
+    return WerewolvesPresident(address, seed, seat, configs, opts.traits, views, opts.params.choice_sharpness,
+                               bluffs=opts.params.bluffs and opts.variant == "improved" and "so" in opts.side("wolves"))
 
 
 ALPHAWOLF = AlphaAgent(

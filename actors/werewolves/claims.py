@@ -21,16 +21,27 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from actors.werewolves.knowledge import Beliefs, known_roles, normalise, role_counts
-from actors.werewolves.params import ROLES, SEER, WEREWOLF, WolfParams
+from actors.werewolves.knowledge import Beliefs, known_roles, normalise, role_counts, species_known
+from actors.werewolves.params import MEDIUM, POSSESSED, SEER, WEREWOLF, WOLF_TEAM, WolfParams
 
 
-def _onehot(role: str) -> dict[str, float]:
-    return {r: (1.0 if r == role else 0.0) for r in ROLES}
+def _onehot(role: str, roles: Any) -> dict[str, float]:
+    return {r: (1.0 if r == role else 0.0) for r in roles}
 
 
 def _mix(certainty: dict[str, float], role: str, weight: float) -> dict[str, float]:
-    return {r: weight * (1.0 if r == role else 0.0) + (1.0 - weight) * certainty[r] for r in ROLES}
+    return {r: weight * (1.0 if r == role else 0.0) + (1.0 - weight) * certainty[r] for r in sorted(certainty)}
+
+
+def _liar(obs: dict[str, Any], params: WolfParams, roles: Any) -> dict[str, float]:
+    """Who lies about its role: a werewolf (the thesis' roles), or with a possessed in play one of
+    the wolf team, by their numbers."""
+    counts = role_counts(params, obs["num_players"], obs)
+    team = {r: counts.get(r, 0) for r in (POSSESSED, WEREWOLF) if counts.get(r, 0) > 0}
+    if POSSESSED not in team:
+        return _onehot(WEREWOLF, roles)
+    total = sum(team.values())
+    return {r: team.get(r, 0) / total for r in roles}
 
 
 def claims_and_accusations(inbox: Any) -> tuple[list[int], list[tuple[int, int]]]:
@@ -59,6 +70,10 @@ def apply_claims(beliefs: Beliefs, obs: dict[str, Any], inbox: Any, params: Wolf
     wolf_view = role == WEREWOLF
     real_seer = next((q for q, r in sorted(known.items()) if r == SEER), None)
     liars = [q for q in claimants if q not in known and real_seer is not None]
+    roles = sorted(next(iter(out.values())))
+    liar = _liar(obs, params, roles)
+    if params.learn_claims and not wolf_view:
+        return _learnt(out, obs, inbox, params, me, known, liar)
     if wolf_view:  # the pack knows no wolf lied, so any other claimant is telling the truth
         credible = [q for q in claimants if known.get(q) != WEREWOLF]
         for q in credible:
@@ -66,7 +81,7 @@ def apply_claims(beliefs: Beliefs, obs: dict[str, Any], inbox: Any, params: Wolf
                 out[str(q)] = _mix(out[str(q)], SEER, 1.0 / len(credible))
         return fit_counts(out, obs, params)
     for q in liars:
-        out[str(q)] = _onehot(WEREWOLF)
+        out[str(q)] = dict(liar)
     credible = [q for q in claimants if q not in known and q not in liars]
     for q in credible:
         out[str(q)] = _mix(out[str(q)], SEER, params.claim_belief / len(credible))
@@ -75,7 +90,7 @@ def apply_claims(beliefs: Beliefs, obs: dict[str, Any], inbox: Any, params: Wolf
             continue
         if target in known:
             if known[target] != WEREWOLF and accuser not in known:
-                out[str(accuser)] = _onehot(WEREWOLF)  # a wrong accusation: only a wolf lies
+                out[str(accuser)] = dict(liar)  # a wrong accusation: only a wolf lies
             continue
         weight = 1.0 if known.get(accuser) == SEER else out[str(accuser)][SEER]
         out[str(target)] = _mix(out[str(target)], WEREWOLF, weight)
@@ -85,14 +100,14 @@ def apply_claims(beliefs: Beliefs, obs: dict[str, Any], inbox: Any, params: Wolf
 def fit_counts(beliefs: Beliefs, obs: dict[str, Any], params: WolfParams, sweeps: int = 4) -> Beliefs:
     """Fit the unknown players' certainties to the roles still unaccounted for (rows sum to 1)."""
     known = known_roles(obs)
-    remaining = role_counts(params, obs["num_players"])
+    remaining = role_counts(params, obs["num_players"], obs)
     for r in known.values():
         if r in remaining:
             remaining[r] = max(0, remaining[r] - 1)
     unknown = [str(q) for q in range(obs["num_players"]) if q not in known]
     rows = {seat: dict(beliefs[seat]) for seat in unknown}
     for _ in range(sweeps):
-        for r in ROLES:
+        for r in remaining:
             total = math.fsum(rows[seat][r] for seat in unknown)
             if total > 0.0:
                 for seat in unknown:
@@ -100,3 +115,94 @@ def fit_counts(beliefs: Beliefs, obs: dict[str, Any], params: WolfParams, sweeps
         for seat in unknown:
             rows[seat] = normalise(rows[seat])
     return {seat: rows.get(seat, beliefs[seat]) for seat in beliefs}
+
+
+# -- learning from claims proven false (option `learn_claims`) ------------------------------------
+
+ClaimRecord = tuple[int, str, list[tuple[str, int, str]]]  # (claimant, role, [(ability, target, species)])
+
+
+def claim_records(inbox: Any) -> list[ClaimRecord]:
+    """Each public role claim (seer or medium) with the results its claimant reported, in the order
+    of first claim; an accusation by a seer claimant counts as a result "werewolf"."""
+    order: list[tuple[int, str]] = []
+    results: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
+    claimed: dict[int, str] = {}
+    for line in inbox:
+        if line.get("channel") != "public":
+            continue
+        q = line["speaker"]
+        for s in line["says"]:
+            kind = s.get("kind")
+            if kind == "ww_claim" and s.get("role") in (SEER, MEDIUM) and (q, s["role"]) not in results:
+                order.append((q, s["role"]))
+                results[(q, s["role"])] = []
+                claimed[q] = s["role"]
+            elif kind == "ww_result" and q in claimed:
+                results[(q, claimed[q])].append((s["ability"], s["target"], s["species"]))
+            elif kind == "ww_accuse" and claimed.get(q) == SEER:
+                results[(q, SEER)].append(("divined", s["target"], WEREWOLF))
+    return [(q, role, results[(q, role)]) for q, role in order]
+
+
+def proven_false(record: ClaimRecord, obs: dict[str, Any], me: int) -> bool:
+    """A claim the viewer knows to be false: the claimant known (dead and revealed, or inspected)
+    not to hold the role, a role the viewer holds itself, or a result contradicting a known role
+    or species."""
+    q, role, results = record
+    known, species = known_roles(obs), species_known(obs)
+    if q in known:
+        return known[q] != role
+    if obs.get("role") == role and q != me:
+        return True
+    for _, target, said in results:
+        if target in known and (known[target] == WEREWOLF) != (said == WEREWOLF):
+            return True
+        if target in species and species[target] != said:
+            return True
+    return False
+
+
+def _learnt(out: Beliefs, obs: dict[str, Any], inbox: Any, params: WolfParams, me: int,
+            known: dict[int, str], liar: dict[str, float]) -> Beliefs:
+    """The village's reading of claims when it learns from false ones (module doc, `learn_claims`):
+    proven liars are wolf team and their results void; the weight of every other claim falls by
+    `claim_distrust` per proven-false claim seen; rivals for one role share the wolf team's mass."""
+    records = [r for r in claim_records(inbox) if r[0] != me]
+    false = [r for r in records if proven_false(r, obs, me)]
+    liars = {r[0] for r in false}
+    weight = params.claim_belief * params.claim_distrust ** len(false)
+    for q in sorted(liars):
+        if q not in known:
+            out[str(q)] = dict(liar)
+    by_role: dict[str, list[int]] = {}
+    for q, role, _ in records:
+        if q not in liars and q not in known:
+            by_role.setdefault(role, []).append(q)
+    credit: dict[int, float] = {}
+    for role, rivals in sorted(by_role.items()):
+        k = len(rivals)
+        for q in rivals:
+            c = _mix(out[str(q)], role, weight / k)
+            if k > 1:  # at most one is honest: the others lie for the wolves
+                c = {r: (1.0 - (k - 1) / k) * c[r] + (k - 1) / k * liar[r] for r in sorted(c)}
+            out[str(q)] = normalise(c)
+            credit[q] = weight / k
+    for q, role, results in records:
+        if q in liars:
+            continue
+        s_q = 1.0 if known.get(q) == role else credit.get(q, 0.0)
+        for _, target, said in results:
+            if target in known or target == me or str(target) not in out:
+                continue
+            if said == WEREWOLF:
+                out[str(target)] = _mix(out[str(target)], WEREWOLF, s_q)
+            else:
+                c = out[str(target)]
+                out[str(target)] = normalise({r: c[r] * (1.0 - s_q if r == WEREWOLF else 1.0) for r in sorted(c)})
+    return fit_counts(out, obs, params)
+
+
+def liars_seen(obs: dict[str, Any], inbox: Any, me: int) -> list[int]:
+    """The claimants whose claims the viewer has proven false, sorted."""
+    return sorted({r[0] for r in claim_records(inbox) if r[0] != me and proven_false(r, obs, me)})

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from actors.alpha.offices import Answer, ForeignOffice
+from actors.werewolves.bluff import bluff, honest_results
 from actors.werewolves.deals import bid_winner, bound_target, lines_of, read_deals
 from actors.werewolves.knowledge import (
     current_beliefs,
     deal_utility,
     known_roles,
     prospective_legal,
+    species_known,
     target_of,
     threats,
     trust_of,
@@ -75,7 +77,19 @@ class WolfForeignOffice(ForeignOffice):
             says.append(WwPropose(proposal_id=turn * SLOTS + slot, deal=deal, target=target))
         if self.variant == "improved":
             says = self.reveal(view, turn) + says
+        says, updates = self.claims(view, turn, says, updates)
         return Answer(says=says, updates=updates)
+
+    def claims(self, view: dict[str, Any], turn: int, says: list[Any], updates: list[KBUpdate]) -> tuple[list[Any], list[KBUpdate]]:
+        """A bluffer's false claim (bluff.py) and the results a true claim carries, where the game
+        or the honesty-of-claims trait asks for them; otherwise `says` and `updates` unchanged."""
+        if self.variant != "improved":
+            return says, updates
+        if self.params.bluffs:
+            lie, more = bluff(view, self.params, turn, self.rng)
+            says, updates = lie + says, updates + more
+        says, more = honest_results(view, self.params, turn, says)
+        return says, updates + more
 
     def reveal(self, view: dict[str, Any], turn: int) -> list[Any]:
         """Improved variant. A seer that knows a living wolf, or hears someone else claim its
@@ -87,6 +101,7 @@ class WolfForeignOffice(ForeignOffice):
         said = {(s["kind"], s.get("target")) for x in lines if x["speaker"] == me for s in x["says"]}
         if obs["role"] == SEER:
             wolves = [q for q, r in sorted(known_roles(obs).items()) if r == WEREWOLF and q in obs["alive"]]
+            wolves += [q for q, s in sorted(species_known(obs).items()) if s == WEREWOLF and q in obs["alive"]]
             liars = sorted({x["speaker"] for x in lines for s in x["says"]
                             if s["kind"] == "ww_claim" and s["role"] == SEER and x["speaker"] != me})
             targets = [q for q in wolves + [q for q in liars if q not in wolves] if q in obs["alive"]]
@@ -161,6 +176,7 @@ class WolfForeignOffice(ForeignOffice):
                 says.append(WwRetract(proposal_id=own.proposal_id))
         if self.variant == "improved":
             says = self.reveal(view, turn) + says
+        says, updates = self.claims(view, turn, says, updates)
         accepted_night = (view.get("deals") or {}).get("night") or {}
         if night and accepted_night.get("day") != obs["day"]:  # silent: confirming reveals the role
             best = max(night, key=lambda v: v[:2])[2]

@@ -22,7 +22,7 @@ import math
 from typing import Any
 
 from actors.alpha.offices import Answer, IntelligenceOffice
-from actors.werewolves.claims import apply_claims
+from actors.werewolves.claims import apply_claims, liars_seen
 from actors.werewolves.deals import bound_target, read_deals
 from actors.werewolves.knowledge import (
     Beliefs,
@@ -33,7 +33,7 @@ from actors.werewolves.knowledge import (
     prior_beliefs,
     threats,
 )
-from actors.werewolves.params import ROLES, WolfParams
+from actors.werewolves.params import WOLF_TEAM, WolfParams
 from bus.messages import KBUpdate, OfficeRequest
 
 Action = tuple[int, int, int]  # (actor, target, day)
@@ -78,11 +78,11 @@ class WolfIntelligenceOffice(IntelligenceOffice):
                 # Multiplying by each action's factors and renormalising each time (algorithm 6,
                 # lines 11-14) ends where one product of all factors, renormalised once, does.
                 total = math.fsum((t[target] - mean) * decay ** max(0, today - day) for _, target, day in by_actor[q])
-                certainty = normalise({r: certainty[r] * math.exp(gain[r] * total) for r in ROLES})
+                certainty = normalise({r: certainty[r] * math.exp(gain.get(r, 0.0) * total) for r in sorted(certainty)})
             out[seat] = certainty
         if self.variant == "improved":
             out = apply_claims(out, obs, view.get("inbox", ()), self.params)
-        return {seat: {r: round(c[r], 6) for r in ROLES} for seat, c in out.items()}
+        return {seat: {r: round(c[r], 6) for r in sorted(c)} for seat, c in out.items()}
 
     # -- trust ------------------------------------------------------------------------------------
 
@@ -99,6 +99,9 @@ class WolfIntelligenceOffice(IntelligenceOffice):
             for q, offended in sorted(offences(obs, view.get("inbox", ()), me, day).items()):
                 value = trust[str(q)] - self.params.trust_penalty if offended else trust[str(q)] + self.params.trust_gain
                 trust[str(q)] = round(min(self.params.trust_max, max(0.0, value)), 6)
+        if self.params.learn_claims and obs["role"] not in WOLF_TEAM:
+            for q in liars_seen(obs, view.get("inbox", ()), me):
+                trust[str(q)] = 0.0  # a claim proven false: no more trust
         return trust, days[-1]
 
 

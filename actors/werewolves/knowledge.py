@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from actors.werewolves.params import ROLES, VILLAGER, WEREWOLF, WolfParams
+from actors.werewolves.params import ROLES, SEER, VILLAGER, WEREWOLF, WOLF_TEAM, WolfParams
 
 Beliefs = dict[str, dict[str, float]]
 
@@ -21,27 +21,55 @@ def known_roles(observation: dict[str, Any]) -> dict[int, str]:
     return {int(seat): role for seat, role in observation.get("known_roles", {}).items()}
 
 
-def role_counts(params: WolfParams, players: int) -> dict[str, int]:
-    """How many of each role the game deals; villagers are the seats left over."""
-    counts = {role: params.role_counts.get(role, 0) for role in ROLES if role != VILLAGER}
+def roles_in_play(observation: dict[str, Any] | None) -> tuple[str, ...]:
+    """The roles beliefs range over: the thesis' four, and any other role the game deals (a game
+    beyond the thesis' shows its role counts), sorted."""
+    counts = (observation or {}).get("role_counts")
+    if not counts:
+        return ROLES
+    return tuple(sorted(set(ROLES) | {r for r, c in counts.items() if c > 0}))
+
+
+def role_counts(params: WolfParams, players: int, observation: dict[str, Any] | None = None) -> dict[str, int]:
+    """How many of each role the game deals (the game's own counts where it shows them, else the
+    parameters'); villagers are the seats left over."""
+    roles = roles_in_play(observation)
+    shown = (observation or {}).get("role_counts")
+    source = shown if shown else params.role_counts
+    counts = {role: source.get(role, 0) for role in roles if role != VILLAGER}
     counts[VILLAGER] = max(0, players - sum(counts.values()))
-    return {role: counts[role] for role in ROLES}
+    return {role: counts[role] for role in roles}
+
+
+def species_known(observation: dict[str, Any]) -> dict[int, str]:
+    """Seat -> species ("human" or "werewolf") learnt from a seer's or a medium's result."""
+    out = {}
+    for e in observation.get("events", ()):
+        if "species" in e:
+            out[int(e["target"] if e["type"] == "inspect" else e["player"])] = e["species"]
+    return out
 
 
 def prior_beliefs(observation: dict[str, Any], params: WolfParams) -> Beliefs:
-    """Certainty 1 for every known role; the roles not yet accounted for spread evenly otherwise."""
+    """Certainty 1 for every known role; the roles not yet accounted for spread evenly otherwise
+    (a species learnt rules the werewolf in or out)."""
     n = observation["num_players"]
+    roles = roles_in_play(observation)
     known = known_roles(observation)
-    remaining = role_counts(params, n)
+    remaining = role_counts(params, n, observation)
     for role in known.values():
         if role in remaining:
             remaining[role] = max(0, remaining[role] - 1)
     total = sum(remaining.values())
-    spread = {r: (remaining[r] / total if total else 1.0 / len(ROLES)) for r in ROLES}
+    spread = {r: (remaining[r] / total if total else 1.0 / len(roles)) for r in roles}
     out: Beliefs = {}
     for seat in range(n):
         role = known.get(seat)
-        out[str(seat)] = {r: (1.0 if r == role else 0.0) for r in ROLES} if role else dict(spread)
+        out[str(seat)] = {r: (1.0 if r == role else 0.0) for r in roles} if role else dict(spread)
+    for seat, kind in sorted(species_known(observation).items()):
+        if seat not in known:
+            c = out[str(seat)]
+            out[str(seat)] = normalise({r: c[r] * ((r == WEREWOLF) == (kind == WEREWOLF)) for r in roles})
     return out
 
 
@@ -57,18 +85,20 @@ def current_beliefs(view: dict[str, Any], params: WolfParams) -> Beliefs:
 
 
 def threat(certainty: dict[str, float], base: dict[str, float]) -> float:
-    """Thesis eq. 5.2: T_p = sum_i(B_i * C_i) / sum_i(B_i)."""
-    total = math.fsum(base.get(r, 0.0) for r in ROLES)
+    """Thesis eq. 5.2: T_p = sum_i(B_i * C_i) / sum_i(B_i), over the roles in play."""
+    roles = sorted(certainty)
+    total = math.fsum(base.get(r, 0.0) for r in roles)
     if total <= 0.0:
         return MIN_THREAT
-    value = math.fsum(base.get(r, 0.0) * certainty.get(r, 0.0) for r in ROLES) / total
+    value = math.fsum(base.get(r, 0.0) * certainty.get(r, 0.0) for r in roles) / total
     return max(value, MIN_THREAT)
 
 
 def threats(beliefs: Beliefs, role: str, params: WolfParams) -> dict[int, float]:
     """T of every seat, to a player holding `role` (eq. 5.2 for each)."""
     base = params.base_threat(role)
-    weights = [(r, base.get(r, 0.0)) for r in ROLES]
+    first = next(iter(beliefs.values()), None)
+    weights = [(r, base.get(r, 0.0)) for r in (sorted(first) if first else ROLES)]
     total = math.fsum(b for _, b in weights)
     if total <= 0.0:
         return {int(seat): MIN_THREAT for seat in beliefs}
@@ -101,7 +131,7 @@ def trust_of(view: dict[str, Any], seat: int) -> float:
 
 
 def is_wolf_side(observation: dict[str, Any]) -> bool:
-    return observation.get("role") == WEREWOLF
+    return observation.get("role") in WOLF_TEAM
 
 
 def prospective_legal(observation: dict[str, Any]) -> list[str]:
@@ -127,7 +157,8 @@ def target_of(action: str) -> int | None:
 
 
 def normalise(certainty: dict[str, float]) -> dict[str, float]:
-    total = math.fsum(certainty[r] for r in ROLES)
+    roles = sorted(certainty)  # the thesis' four sort as ROLES
+    total = math.fsum(certainty[r] for r in roles)
     if total <= 0.0 or not math.isfinite(total):
-        return {r: 1.0 / len(ROLES) for r in ROLES}
-    return {r: certainty[r] / total for r in ROLES}
+        return {r: 1.0 / len(roles) for r in roles}
+    return {r: certainty[r] / total for r in roles}

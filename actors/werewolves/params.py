@@ -10,7 +10,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 DOCTOR, SEER, VILLAGER, WEREWOLF = "doctor", "seer", "villager", "werewolf"
+POSSESSED, BODYGUARD, MEDIUM = "possessed", "bodyguard", "medium"
 ROLES = (DOCTOR, SEER, VILLAGER, WEREWOLF)  # sorted: every loop over roles runs in this order
+WOLF_TEAM = frozenset({WEREWOLF, POSSESSED})  # who plays for the werewolves
 
 _Weights = dict[str, float]
 
@@ -28,11 +30,15 @@ class WolfParams(BaseModel):
     # Base threat B_i of each role to a village-side player. The thesis orders them (informed or
     # protective roles are less threatening) without numbers; ours: wolf 1, then 0.4 / 0.2 / 0.1.
     village_threat: _Weights = Field(
-        default_factory=lambda: {WEREWOLF: 1.0, VILLAGER: 0.4, DOCTOR: 0.2, SEER: 0.1})
+        default_factory=lambda: {WEREWOLF: 1.0, VILLAGER: 0.4, DOCTOR: 0.2, SEER: 0.1,
+                                 # the AIWolf roles (ours): the possessed lies for the wolves but
+                                 # does not kill; bodyguard and medium rank with doctor and seer
+                                 POSSESSED: 0.7, BODYGUARD: 0.2, MEDIUM: 0.15})
     # Base threat to a werewolf: roles that gather information or hinder the wolves threaten most;
     # a fellow wolf is no threat, kept above 0 so that 1/T (healing, algorithm 4) stays finite.
     wolf_threat: _Weights = Field(
-        default_factory=lambda: {SEER: 1.0, DOCTOR: 0.7, VILLAGER: 0.4, WEREWOLF: 0.02})
+        default_factory=lambda: {SEER: 1.0, DOCTOR: 0.7, VILLAGER: 0.4, WEREWOLF: 0.02,
+                                 POSSESSED: 0.05, BODYGUARD: 0.7, MEDIUM: 0.8})  # ours, as above
     suggestions: int = Field(3, ge=1)  # thesis: "the top 3 results are selected and suggested"
 
     # -- President (thesis 5.2.1) ----------------------------------------------------------------
@@ -61,9 +67,11 @@ class WolfParams(BaseModel):
     # role holds (seer > doctor > villager, thesis); the opposite faction's role gets a negative
     # gain. Magnitudes are ours, sized so one clear vote moves a certainty by a factor ~2.
     village_gain: _Weights = Field(
-        default_factory=lambda: {SEER: 3.0, DOCTOR: 2.0, VILLAGER: 1.0, WEREWOLF: -3.0})
+        default_factory=lambda: {SEER: 3.0, DOCTOR: 2.0, VILLAGER: 1.0, WEREWOLF: -3.0,
+                                 POSSESSED: -2.0, BODYGUARD: 2.0, MEDIUM: 2.5})
     wolf_gain: _Weights = Field(
-        default_factory=lambda: {SEER: -3.0, DOCTOR: -2.0, VILLAGER: -1.0, WEREWOLF: 0.0})
+        default_factory=lambda: {SEER: -3.0, DOCTOR: -2.0, VILLAGER: -1.0, WEREWOLF: 0.0,
+                                 POSSESSED: 0.0, BODYGUARD: -2.0, MEDIUM: -2.5})
     # Improved variant only (claims.py): weight of a lone seer claim that nothing contradicts.
     claim_belief: float = Field(0.9, ge=0.0, le=1.0)
     # Improved variant only: one wolf claims to be the seer each day and accuses its highest
@@ -74,9 +82,30 @@ class WolfParams(BaseModel):
     trust_gain: float = Field(0.05, ge=0.0)  # per day without either
     trust_max: float = Field(2.0, gt=0.0)  # our cap, so trust cannot swamp deal utility
 
+    # -- bluffing (the thesis' future work, 7.2): false seer and medium claims -------------------
+    # Honesty of claims, a trait in [0, 1]: a werewolf or possessed whose Strategy Office finds a
+    # false claim worth making makes it when a draw in [0, 1) is at least this. 1 never bluffs
+    # (the default: games keep their bytes); 0 bluffs whenever the claim is worth it.
+    claim_honesty: float = Field(1.0, ge=0.0, le=1.0)
+    # Value of a false claim (SO): claim_gain * T(the player it accuses) - caught_cost * P(a real
+    # holder of the role is alive to counter-claim). Ours, sized so that a lone claim against a
+    # likely seer is worth it and a claim into a village with a surely living seer is not.
+    claim_gain: float = Field(1.0, ge=0.0)
+    caught_cost: float = Field(0.2, ge=0.0)
+    claim_day: int = Field(1, ge=1)  # FO: the first day a bluffer claims unprovoked (ours)
+    # Village IO (off by default): learn from claims proven false. Each proven-false claim seen
+    # multiplies the weight given to claims by claim_distrust; a proven liar's trust drops to 0;
+    # k rival claimants of one role share (k - 1) / k of wolf-team certainty.
+    learn_claims: bool = False
+    claim_distrust: float = Field(0.5, ge=0.0, le=1.0)
+
+    @property
+    def bluffs(self) -> bool:
+        return self.claim_honesty < 1.0
+
     def base_threat(self, role: str) -> _Weights:
         """B_i for a player holding `role` (its faction decides the table)."""
-        return self.wolf_threat if role == WEREWOLF else self.village_threat
+        return self.wolf_threat if role in WOLF_TEAM else self.village_threat
 
     def role_gain(self, role: str) -> _Weights:
-        return self.wolf_gain if role == WEREWOLF else self.village_gain
+        return self.wolf_gain if role in WOLF_TEAM else self.village_gain

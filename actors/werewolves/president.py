@@ -32,7 +32,9 @@ VIEWS: dict[str, tuple[str, ...]] = {
 # a request is small): the IO replays day votes and public proposals; the SO and the FO reason
 # about the current phase only.
 IO_EVENTS = frozenset({"day_votes"})
-IO_TALK = frozenset({"ww_accept", "ww_accuse", "ww_claim", "ww_propose", "ww_retract"})
+IO_TALK = frozenset({"ww_accept", "ww_accuse", "ww_claim", "ww_propose", "ww_result", "ww_retract"})
+CLAIM_EVENTS = frozenset({"eliminated"})  # what the SO reads to plan a false medium claim
+WOLF_TEAM = ("possessed", "werewolf")
 FO_OPENING = ("beliefs", "suggestions", "trust")  # read when proposing or bidding (round 0) only
 SIDES = ("village", "wolves")
 
@@ -49,6 +51,7 @@ class WerewolvesPresident(President):
         traits: Traits,
         views: dict[str, dict[str, tuple[str, ...]]] | None = None,
         sharpness: float = 1.0,
+        bluffs: bool = False,
     ):
         # The role is dealt later, so a seat that would talk on either side is asked to talk.
         speaks = any("fo" in configs[side] for side in SIDES)
@@ -57,6 +60,7 @@ class WerewolvesPresident(President):
         self.side_views = views or {}
         self.side: str | None = None
         self.sharpness = sharpness
+        self.bluffs = bluffs
 
     def observe(self, request: ActRequest | TalkTurn) -> None:
         """The first request picks the office set; a new turn opens a new negotiation."""
@@ -89,7 +93,7 @@ class WerewolvesPresident(President):
         self.kb.set(("inbox",), self.kb.get("inbox", default=[]) + heard)
 
     def _activate(self, observation: dict[str, Any]) -> None:
-        self.side = "wolves" if observation.get("role") == "werewolf" else "village"
+        self.side = "wolves" if observation.get("role") in WOLF_TEAM else "village"
         self.offices = self.configs[self.side]
         self.views = {**DEFAULT_VIEWS, **VIEWS, **self.side_views.get(self.side, {})}
         self.kb.set(("side",), self.side)
@@ -117,20 +121,33 @@ class WerewolvesPresident(President):
         names = self.views[role]
         if role == "so" and task == "deal_utility":
             names = names + ("deals", "inbox")
+        # a bluffer's SO values a false claim with its first suggestions of the day (bluff.py)
+        claim = (role == "so" and task == "suggest" and self.bluffs and self.side == "wolves"
+                 and isinstance(request, TalkTurn) and request.round == 0 and request.observation.get("phase") == "day")
+        if claim:
+            names = names + ("claims", "inbox")
+        if role == "fo" and self.bluffs:
+            names = names + ("claims",)
         if role == "fo" and ((self.kb.get("talk", "round") or 0) > 0 or self.kb.get("talk", "closing")):
             names = tuple(n for n in names if n not in FO_OPENING)
         view = self.kb.view(names)
         obs = view.get("observation")
         if obs is not None and "events" in obs:
+            # results by species (AIWolf's rules) travel to every office; no thesis game has them
             if role == "io":
-                view["observation"] = {**obs, "events": [e for e in obs["events"] if e["type"] in IO_EVENTS]}
+                view["observation"] = {**obs, "events": [e for e in obs["events"] if e["type"] in IO_EVENTS or "species" in e]}
             else:
                 view["observation"] = {k: v for k, v in obs.items() if k != "events"}
+                kept = [e for e in obs["events"] if "species" in e or (claim and e["type"] in CLAIM_EVENTS)]
+                if kept:
+                    view["observation"]["events"] = kept
         if "inbox" in view:
             if role == "io":
                 view["inbox"] = _io_talk(view["inbox"])
             else:
                 view["inbox"] = [x for x in view["inbox"] if x["turn"] == turn]
+        if claim:
+            view["claim"] = True
         return view
 
     def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from actors.alpha.offices import Answer, StrategyOffice
+from actors.werewolves.bluff import claim_plan
 from actors.werewolves.deals import deal_key
 from actors.werewolves.knowledge import (
     POSITIVE_DEALS,
@@ -26,7 +27,9 @@ _HARMFUL = ("attack", "inspect", "vote")  # utility T(target); "protect" helps: 
 
 
 class WolfStrategyOffice(StrategyOffice):
-    """Suggests the top moves by threat value; scores received proposals with algorithm 4."""
+    """Suggests the top moves by threat value; scores received proposals with algorithm 4;
+    values a false claim for a bluffing wolf (bluff.py)."""
+
 
     def __init__(self, address: str, seed: int, params: WolfParams | None = None, variant: str = "thesis"):
         super().__init__(address, seed)
@@ -40,7 +43,8 @@ class WolfStrategyOffice(StrategyOffice):
         self.rng.shuffle(scored)  # equal utilities: no seat is favoured by its number
         scored.sort(key=lambda au: -au[1])
         top = scored[: self.params.suggestions]
-        return Answer(suggestions=[Suggestion(action=a, utility=round(u, 6)) for a, u in top])
+        updates = self.claim_value(request) if view.get("claim") else []
+        return Answer(suggestions=[Suggestion(action=a, utility=round(u, 6)) for a, u in top], updates=updates)
 
     def move_utilities(self, view: dict[str, Any], legal: list[str]) -> list[tuple[str, float]]:
         """(action, utility) for every legal action but abstain (thesis 5.2.2)."""
@@ -54,10 +58,16 @@ class WolfStrategyOffice(StrategyOffice):
                 continue
             if verb == "inspect" and seat in known:
                 continue  # a known role teaches nothing (our choice: the thesis is silent)
-            out.append((action, 1.0 / t[seat] if verb == "protect" else t[seat]))
+            out.append((action, 1.0 / t[seat] if verb in ("protect", "guard") else t[seat]))
         if not out and any(a.startswith("inspect:") for a in legal):
             out = [(a, t[target_of(a)]) for a in legal if target_of(a) is not None]
         return out
+
+    def claim_value(self, request: OfficeRequest) -> list[KBUpdate]:
+        """The best false claim today and its value against being caught (bluff.py), into claims/plan;
+        asked with the first suggestions of a bluffer's day."""
+        plan = claim_plan(request.view, self.params, request.turn)
+        return [] if plan is None else [KBUpdate(path=("claims", "plan"), value=plan)]
 
     def deal_utility(self, request: OfficeRequest) -> Answer:
         """Score every proposal heard this turn and not yet scored, into deals/current/received."""

@@ -25,7 +25,9 @@ from bus.log import GameLog
 from replay.walk import walk
 from replay.transcript import TranscriptError, error_category, free_text
 
-ROLE_LETTERS = (("werewolf", "w"), ("seer", "s"), ("doctor", "d"), ("villager", "v"))
+ROLE_LETTERS = (("werewolf", "w"), ("seer", "s"), ("doctor", "d"), ("villager", "v"), ("possessed", "p"),
+                ("bodyguard", "b"), ("medium", "m"))
+_ABILITY = {"divined": "seer", "identified": "medium"}
 
 
 def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
@@ -67,11 +69,17 @@ def build_transcript(log: GameLog, player: int | None = None) -> dict[str, Any]:
                     entry = {"round": msg["round"], "channel": msg["channel"], "speaker": line["speaker"], "says": line["says"]}
                     phase(msg["turn"])["lines"].append(entry)
                     phase(msg["turn"])["talk"] += [{"round": msg["round"], "channel": msg["channel"],
-                                                    "speaker": line["speaker"], **s} for s in line["says"]]
+                                                    "speaker": line["speaker"], **s,
+                                                    **({"bluff": True} if player is None and _bluff(s, line["speaker"], roles) else {})}
+                                                   for s in line["says"]]
         elif kind == "error" and error_category(msg) == "invalid_talk":
             phase(msg["turn"])["dropped"].append({"actor": msg["actor"], "reason": msg["reason"]})
         elif kind == "kb_change":
             _kb_change(phase(msg["turn"]), msg, player, trust, record["seq"])
+            if player is None:  # the claims' private record (honesty trait, value): omniscient view only
+                for u in msg["updates"]:
+                    if u["path"][:2] == ["claims", "log"] and u["value"]:
+                        phase(msg["turn"]).setdefault("claims", []).append({"player": seat_of(msg["sender"]), **u["value"]})
         elif kind == "step":
             ph = phase(msg["turn"])
             ph["actions"].update({p: a for p, a in msg["actions"].items()})
@@ -104,6 +112,18 @@ def _kb_change(ph: dict[str, Any], msg: dict[str, Any], player: int | None, trus
         trust.update(updates[("trust",)])
     if ("beliefs",) in updates or ("trust",) in updates:
         ph["view"].append({"seq": seq, "trust": dict(trust), "beliefs": updates.get(("beliefs",))})
+
+
+def _bluff(item: dict[str, Any], speaker: int, roles: list[str] | None) -> bool:
+    """A claim of a role the speaker does not hold, or a result it could not have learnt or that is false."""
+    if not roles:
+        return False
+    if item.get("kind") == "ww_claim":
+        return item["role"] != roles[speaker]
+    if item.get("kind") == "ww_result":
+        truth = "werewolf" if roles[item["target"]] == "werewolf" else "human"
+        return roles[speaker] != _ABILITY[item["ability"]] or item["species"] != truth
+    return False
 
 
 def _public(event: dict[str, Any]) -> dict[str, Any]:
@@ -177,6 +197,12 @@ def _render_phase(ph: dict[str, Any], player: int | None) -> list[str]:
         if d["released"]:
             text += "; released (bound elsewhere): " + ", ".join(f"p{p}" for p in d["released"])
         out.append(text)
+    for c in ph.get("claims", ()):
+        if c.get("true"):
+            out.append(f"  p{c['player']} true {c['role']} claim (claim honesty {c['honesty']:.2f})")
+        else:
+            out.append(f"  p{c['player']} BLUFF as {c['role']}: {c['species']} on p{c['target']} (value {c['value']:.3f}, "
+                       f"P(caught) {c['p_caught']:.2f}, claim honesty {c['honesty']:.2f}{', counter-claim' if c['counter'] else ''})")
     for s in ph["silent_deals"]:
         out.append(f"  p{s['player']} silently accepted p{s['proposer']}'s request to {s['deal']} p{s['target']}")
     if "bids" in ph:
@@ -198,6 +224,10 @@ def _say(t: dict[str, Any]) -> str:
     kind = t["kind"]
     if kind == "say":
         return free_text(t)
+    if kind == "ww_result":
+        return f"reports {t['ability']} p{t['target']} {t['species']}" + (" [BLUFF]" if t.get("bluff") else "")
+    if kind == "ww_claim" and t.get("bluff"):
+        return f"claims to be the {t['role']} [BLUFF]"
     if kind == "ww_propose":
         return f"proposes #{t['proposal_id']}: {t['deal'].replace('_', ' ')} against p{t['target']}"
     if kind == "ww_accept":
@@ -233,7 +263,7 @@ def _view_lines(v: dict[str, Any], player: int) -> list[str]:
         if q == player:
             continue
         c = beliefs.get(str(q))
-        roles = " ".join(f"{letter}{c[r]:.2f}" for r, letter in ROLE_LETTERS) if c else ""
+        roles = " ".join(f"{letter}{c[r]:.2f}" for r, letter in ROLE_LETTERS if r in c) if c else ""
         t = v["trust"].get(str(q))
         cells.append(f"    p{q}: {roles}" + (f"  trust {t:.2f}" if t is not None else ""))
     return cells
