@@ -124,3 +124,14 @@ def test_readme_is_short_and_its_links_resolve():
     assert targets
     missing = [t for t in targets if "://" not in t and not (ROOT / t).exists()]
     assert not missing, missing
+
+
+def test_every_dependency_is_explained_in_the_docs():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    named = list(project["dependencies"]) + [d for extra in project["optional-dependencies"].values() for d in extra]
+    names = {re.match(r"[A-Za-z0-9_.-]+", d).group(0).lower() for d in named}
+    page = (ROOT / "docs" / "reference" / "dependencies.md").read_text().lower()
+    missing = sorted(n for n in names if f"`{n}`" not in page)
+    assert not missing, f"pyproject names {missing}, docs/reference/dependencies.md does not say why"
