@@ -149,3 +149,13 @@ def test_possessed_bluffs_in_the_aiwolf_village():
         roles = build_transcript(game)["roles"]
         roles_seen |= {roles[q] for _, q, s in _talk(game) if s["kind"] == "ww_claim" and s["role"] != roles[q]}
     assert "possessed" in roles_seen
+
+
+@pytest.mark.parametrize("stem", ["werewolves-alphawolf-bluff-1", "werewolves-aiwolf5-bluff-3"])
+def test_the_golden_bluffing_games_hold_bluffs(stem):
+    from pathlib import Path
+
+    from ops.plugins.werewolves.transcript import transcript
+
+    text, _ = transcript(parse_log((Path("tests/golden") / f"{stem}.log").read_bytes()).games[0])
+    assert "[BLUFF]" in text and "BLUFF as seer" in text
