@@ -80,6 +80,12 @@ def _build_external(kind: str) -> Callable[[str, int, int, dict[str, Any]], list
     return build
 
 
+def _build_policy(game: str, seat: int, seed: int, options: dict[str, Any]) -> list[Actor]:
+    from actors.policy import build  # imported on first use: it needs numpy
+
+    return build(game, seat, seed, options)
+
+
 def _build_generic(game: str, seat: int, seed: int, options: dict[str, Any]) -> list[Actor]:
     from actors.alpha.generic.agent import build  # imported on first use: its offices search
 
@@ -90,6 +96,9 @@ AGENTS: dict[str, AgentDef] = {
     "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
     "generic": AgentDef("generic", None, _build_generic, "one Alpha agent for every game: ISMCTS SO, trust IO, pact FO",
                         games_in_budget=1),
+    "policy": AgentDef("policy", None, _build_policy, "a PettingZoo-style policy (observation, action mask) -> action "
+                       "number: policy:fn=module:function", games_in_budget=1,
+                       conformance="policy:fn=actors.policy:lowest"),
     "exec": AgentDef("exec", None, _build_external("exec"),
                      "an external agent, a child process over stdin/stdout: exec:cmd=[\"prog\",\"arg\"] (JSON lines)",
                      conformance='exec:cmd=["python3","ops/examples/agents/python/random_agent.py"];stderr="discard"'),

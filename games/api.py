@@ -27,6 +27,7 @@ PRIVATE_INFORMATION = "private_information"  # observations differ per player
 TALK = "talk"  # some nodes open talk channels
 TALK_STATE = "talk_state"  # talk changes the state (e.g. the rules confirm deals): see apply_talk
 OBSERVATION_STATE = "observation_state"  # Game.state_from_observation rebuilds a state from one observation
+ACTION_ENCODING = "action_encoding"  # Game.action_vocabulary numbers every action (encode_action / decode_action)
 
 ABSTAIN = "abstain"  # conventional default action name where a game has one
 
@@ -243,6 +244,29 @@ class Game:
         whose action it does not show are left out; {} where the game does not say)."""
         return {}
 
+    def action_vocabulary(self, options: Options) -> tuple[str, ...]:
+        """Every action a game with these options can offer, each once, in a fixed order (games with
+        ACTION_ENCODING): action number i is the i-th, for libraries that want a fixed action space."""
+        raise NotImplementedError
+
+    def num_distinct_actions(self, options: Options) -> int:
+        """How many actions the vocabulary of these options holds (games with ACTION_ENCODING)."""
+        return len(_numbering(self, options)[0])
+
+    def encode_action(self, options: Options, action: str) -> int:
+        """The number of `action` in the vocabulary; raises IllegalAction for a string outside it."""
+        number = _numbering(self, options)[1].get(action)
+        if number is None:
+            raise IllegalAction(f"{action!r} is not in {self.name}'s action vocabulary")
+        return number
+
+    def decode_action(self, options: Options, number: int) -> str:
+        """The action numbered `number`; raises IllegalAction outside 0..num_distinct_actions - 1."""
+        vocabulary = _numbering(self, options)[0]
+        if type(number) is not int or not 0 <= number < len(vocabulary):
+            raise IllegalAction(f"action number {number!r} is outside 0..{len(vocabulary) - 1}")
+        return vocabulary[number]
+
     def capabilities_for(self, options: Options) -> frozenset[str]:
         """The capability flags of one variant (default: the game's); e.g. hidden hands only
         where a variant deals cards."""
@@ -251,3 +275,18 @@ class Game:
     def has(self, capability: str, options: Options | None = None) -> bool:
         """The game (or, given options, that variant) declares this capability flag."""
         return capability in (self.capabilities if options is None else self.capabilities_for(options))
+
+
+_NUMBERINGS: dict[tuple[str, str], tuple[tuple[str, ...], dict[str, int]]] = {}  # (game, options) -> numbering
+
+
+def _numbering(game: Game, options: Options) -> tuple[tuple[str, ...], dict[str, int]]:
+    key = (game.name, options.model_dump_json())
+    found = _NUMBERINGS.get(key)
+    if found is None:
+        vocabulary = tuple(game.action_vocabulary(options))
+        index = {action: i for i, action in enumerate(vocabulary)}
+        if len(index) != len(vocabulary):
+            raise ValueError(f"{game.name}: the action vocabulary repeats an action")
+        found = _NUMBERINGS[key] = (vocabulary, index)
+    return found

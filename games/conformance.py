@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Literal, get_args, get_origin
 import msgpack
 
 from games.api import (
+    ACTION_ENCODING,
     CHANCE,
     PRIVATE_INFORMATION,
     SIMULTANEOUS,
@@ -150,12 +151,43 @@ def check_talk(game: Game, options: dict[str, Any] | None = None,
         _play(game, opts, seed, visit)
 
 
+def check_action_encoding(game: Game, options: dict[str, Any] | None = None,
+                          seeds: Iterable[int] = range(5)) -> None:
+    """For games with ACTION_ENCODING: every legal action is in the vocabulary, numbered and
+    named back the same, and numbers outside 0..num_distinct_actions - 1 are rejected."""
+    opts = game.options(options)
+    if not game.has(ACTION_ENCODING, opts):
+        return
+    size = game.num_distinct_actions(opts)
+    assert size > 0, f"{game.name}: an empty action vocabulary"
+    for bad in (-1, size):
+        try:
+            game.decode_action(opts, bad)
+        except IllegalAction:
+            continue
+        raise AssertionError(f"{game.name}: decode_action({bad}) accepted outside 0..{size - 1}")
+
+    def visit(state: State, where: str) -> None:
+        for p in state.current_players():
+            for action in state.legal_actions(p):
+                try:
+                    number = game.encode_action(opts, action)
+                except IllegalAction:
+                    raise AssertionError(f"{where}: legal action {action!r} of player {p} is not in the "
+                                         f"action vocabulary (a kind of action the vocabulary forgot?)") from None
+                assert game.decode_action(opts, number) == action, f"{where}: {action!r} does not decode back"
+
+    for seed in seeds:
+        _play(game, opts, seed, visit)
+
+
 def run_all(game: Game, options: dict[str, Any] | None = None) -> None:
     """Every rules-level conformance check that applies to `game`."""
     check_random_playthroughs(game, options)
     check_serialisation(game, options)
     check_information_hiding(game, options)
     check_talk(game, options)
+    check_action_encoding(game, options)
 
 
 # -- helpers -------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
@@ -975,7 +975,7 @@ class BattleLine(Game):
 
     name = "battleline"
     options_model = BattleLineOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, ACTION_ENCODING})
     min_return = 0.0
     max_return = 1.0  # the match result: 1 win, 0.5 draw, 0 loss (points in Outcome.extra)
     # Per game at most: 2 deals; 72 plays (70 cards, 2 of them back via Scout); 58 draws;
@@ -985,6 +985,13 @@ class BattleLine(Game):
 
     def num_players(self, options: BattleLineOptions) -> int:
         return 2
+
+    def action_vocabulary(self, options: BattleLineOptions) -> tuple[str, ...]:
+        """Every card to every flag, the guile cards' targets, claims, draws, returns, pass and done, sorted."""
+        every = [a for row in _PLAY for a in row] + _CLAIM + list(_DRAWS) + ["pass", "done", "play:scout"]
+        every += ["return:" + name for name in NAMES] + _DESERTER + [a for row in _TRAITOR for a in row]
+        every += [a for row in _REDEPLOY for a in row]
+        return tuple(sorted(set(every)))
 
     def new_initial_state(self, options: BattleLineOptions | dict | None = None) -> BattleLineState:
         if not isinstance(options, BattleLineOptions):

@@ -50,7 +50,7 @@ from typing import Any, Literal
 from pydantic import Field, model_serializer
 
 from games.api import (
-    CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, TALK, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
+    ACTION_ENCODING, CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, TALK, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
 )
 from games.dominoes.tiles import (
     DOUBLE_SIX, HAND_SIZE, HI, INDEX, LEFT, LO, MOVES, N_TILES, NAMES, NUM, OPEN, OPENING,
@@ -473,7 +473,7 @@ class Dominoes(Game):
 
     name = "dominoes"
     options_model = DominoesOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE})  # TALK only with `signal`: see capabilities_for
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE, ACTION_ENCODING})  # TALK only with `signal`: see capabilities_for
     talk_models = (DominoesSignal,)
     min_return = 0.0
     max_return = 1.0
@@ -485,6 +485,11 @@ class Dominoes(Game):
 
     def num_players(self, options: DominoesOptions) -> int:
         return SEATS
+
+    def action_vocabulary(self, options: DominoesOptions) -> tuple[str, ...]:
+        """Every tile alone and on either end, pass, and naming an opener, sorted."""
+        tiles = [f"{name}{end}" for name in NAMES for end in ("", ":left", ":right")]
+        return tuple(sorted(tiles + ["pass"] + [c for pair in CHOICES for c in pair]))
 
     def teams(self, options: DominoesOptions) -> tuple[tuple[int, ...], ...]:
         return TEAMS

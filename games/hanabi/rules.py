@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from games.api import CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import ACTION_ENCODING, CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.hanabi.cards import ALL_COLOURS, ALL_RANKS, CARD_OF, COLOURS, DECK, FULL, MATCHING, NAMES
 
 MAX_HINTS = 8
@@ -362,13 +362,18 @@ class Hanabi(Game):
 
     name = "hanabi"
     options_model = HanabiOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, OBSERVATION_STATE})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, OBSERVATION_STATE, ACTION_ENCODING})
     min_return = 0.0
     max_return = 25.0
     max_steps = 500
 
     def num_players(self, options: HanabiOptions) -> int:
         return options.players
+
+    def action_vocabulary(self, options: HanabiOptions) -> tuple[str, ...]:
+        """Plays and discards of hand positions 0-4, then every hint to every seat, sorted."""
+        hints = [h for t in range(options.players) for h in HINT_COLOUR[t] + HINT_RANK[t]]
+        return tuple(sorted(PLAYS + DISCARDS + tuple(hints)))
 
     def teams(self, options: HanabiOptions) -> tuple[tuple[int, ...], ...]:
         """A cooperative game: every seat in one team."""

@@ -57,13 +57,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from games.api import CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
 from games.api import OBSERVATION_STATE
 from games.risk.actions import (
     ALL_LAND,
     ATTACK_END,
     ATTACK_PREFIX,
     ATTACK_RUNS,
+    ATTACKS,
     BY_CODE,
     CLAIM_ORDER,
     CLAIMS,
@@ -959,8 +960,22 @@ class Risk(Game):
     max_steps = step_bound(RiskOptions(players=6, cards=True, max_rounds=MAX_ROUNDS_LIMIT))
 
     def capabilities_for(self, options: RiskOptions) -> frozenset[str]:
-        """The capabilities of one variant: PRIVATE_INFORMATION when cards are on (hands are hidden)."""
-        return self.capabilities | {PRIVATE_INFORMATION} if options.cards else self.capabilities
+        """The capabilities of one variant: PRIVATE_INFORMATION when cards are on (hands are hidden);
+        ACTION_ENCODING without cards (card trades and their growing sets have no small numbering)."""
+        return self.capabilities | {PRIVATE_INFORMATION} if options.cards else self.capabilities | {ACTION_ENCODING}
+
+    def action_vocabulary(self, options: RiskOptions) -> tuple[str, ...]:
+        """Without cards: claims, placements of 1..the largest pool, attacks, defences, moves of
+        0..the most armies one player can own (its set-up armies and max_rounds of the largest
+        reinforcement), fortifies and end, sorted."""
+        if options.cards:
+            raise NotImplementedError("no action numbering with cards")
+        pool = max(INITIAL_ARMIES[options.players], NEUTRAL_ARMIES)
+        most = pool + options.max_rounds * (NUM_TERRITORIES // 3 + sum(CONTINENT_BONUS))
+        every = list(CLAIMS) + [f"place:{c}:{n}" for c in CODES for n in range(1, pool + 1)]
+        every += [a for trio in ATTACKS.values() for a in trio] + list(DEFENDS) + [END]
+        every += [f"move:{n}" for n in range(most + 1)] + list(FORTIFIES.values())
+        return tuple(sorted(every))
 
     def num_players(self, options: RiskOptions) -> int:
         return options.players

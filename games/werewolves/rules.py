@@ -36,6 +36,7 @@ from pydantic import Field, model_serializer, model_validator
 
 from games.api import (
     ABSTAIN,
+    ACTION_ENCODING,
     CHANCE,
     OBSERVATION_STATE,
     PRIVATE_INFORMATION,
@@ -711,13 +712,18 @@ class Werewolves(Game):
 
     name = "werewolves"
     options_model = WerewolvesOptions
-    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE})
+    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE, ACTION_ENCODING})
     talk_models = TALK_MODELS
     min_return = 0.0
     max_return = 1.0
 
     def num_players(self, options: WerewolvesOptions) -> int:
         return options.players
+
+    def action_vocabulary(self, options: WerewolvesOptions) -> tuple[str, ...]:
+        """Abstain, then each night verb and the vote at every seat, sorted."""
+        verbs = sorted(set(_NIGHT_VERB.values())) + ["vote:"]
+        return tuple(sorted([ABSTAIN] + [verb + str(q) for verb in verbs for q in range(options.players)]))
 
     def new_initial_state(self, options: WerewolvesOptions | dict | None = None) -> WerewolvesState:
         if not isinstance(options, WerewolvesOptions):
