@@ -117,3 +117,20 @@ def test_a_state_rebuilt_from_an_observation_has_the_roles_in_play():
     rebuilt = GAME.state_from_observation(7, state.observation(7))
     assert sorted(rebuilt.to_json()["roles"]) == sorted(state.to_json()["roles"])
     assert rebuilt.observation(7)["role_counts"] == state.observation(7)["role_counts"]
+
+
+def test_the_experiment_specs_load():
+    """The specs of the bluffing and AIWolf experiments name valid options and agents."""
+    from pathlib import Path
+
+    from actors.match import make_header
+    from actors.registry import AgentSpec
+    from ops.tournament.spec import load_spec
+
+    paths = sorted(Path("ops/examples").glob("werewolves_bluff_*.toml")) + sorted(Path("ops/examples").glob("werewolves_aiwolf*.toml"))
+    assert len(paths) == 12
+    for path in paths:
+        spec = load_spec(path)
+        entry = spec.lineup[0]
+        n = GAME.num_players(GAME.options(spec.options))
+        make_header("werewolves", spec.seed, [AgentSpec(name=entry.agent, options=entry.options)] * n, spec.options)
