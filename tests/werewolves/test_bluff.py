@@ -159,3 +159,19 @@ def test_the_golden_bluffing_games_hold_bluffs(stem):
 
     text, _ = transcript(parse_log((Path("tests/golden") / f"{stem}.log").read_bytes()).games[0])
     assert "[BLUFF]" in text and "BLUFF as seer" in text
+
+
+def test_the_debugger_shows_bluffs_to_the_whole_game_view_only():
+    from pathlib import Path
+
+    from ops.plugins.werewolves.board import deals
+    from replay.walk import walk
+
+    game = parse_log(Path("tests/golden/werewolves-alphawolf-bluff-1.log").read_bytes()).games[0]
+    memo: dict = {}
+    events = [e for step in walk(game) for e in deals(step, memo)]
+    bluffs = [e for e in events if e["type"] == "bluff"]
+    claims = [e for e in events if e["type"] == "claimed"]
+    assert bluffs and all(e["seen_by"] == [] for e in bluffs)  # no seat sees it; the omniscient view does
+    assert claims and all(e["seen_by"] for e in claims)
+    assert len(claims) > len(bluffs)  # the real seer's claims are not bluffs

@@ -17,7 +17,8 @@ from typing import Any
 from games.api import State
 from ops.svg import svg, text
 
-COLOURS = {"werewolf": "#b22222", "seer": "#4169e1", "doctor": "#2e8b57", "villager": "#c8a165", None: "#bbbbbb"}
+COLOURS = {"werewolf": "#b22222", "seer": "#4169e1", "doctor": "#2e8b57", "villager": "#c8a165", "possessed": "#8b4c8b",
+           "bodyguard": "#2f8f6f", "medium": "#6a5acd", None: "#bbbbbb"}
 VOTE, WOLF_VOTE, NIGHT = "#333333", "#8b0000", "#2e6b8b"
 SIZE, RADIUS = 380, 140
 
@@ -76,10 +77,10 @@ def _votes(events: list[dict[str, Any]], day: int, spots: list[tuple[float, floa
                               f"p{voter} votes p{target}", kind, voter, target))
         notes.append(f"{'day votes' if kind == 'day_votes' else 'wolf votes'} of day {e['day']}")
     for e in events:
-        if e.get("day") == day and e.get("type") in ("protect", "inspect") and "target" in e:
+        if e.get("day") == day and e.get("type") in ("protect", "inspect", "guard") and "target" in e:
             actor, target = e.get("actor"), e["target"]
             if isinstance(actor, int) and 0 <= actor < len(spots) and 0 <= target < len(spots):
-                what = e["type"] + (f" ({e['role']})" if "role" in e else "")
+                what = e["type"] + (f" ({e['role']})" if "role" in e else f" ({e['species']})" if "species" in e else "")
                 out.append(_arrow(spots[actor], spots[target], NIGHT, f"p{actor} {what} p{target}", e["type"], actor, target))
     if notes:
         out.append(text(8, SIZE + 34, "arrows: " + "; ".join(notes), 10))
@@ -127,10 +128,12 @@ def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
             return []
         seen_by = rounds[key] = [listener]  # shared by this round's events (the debugger copies each event, not it)
         events = []
+        roles = getattr(step, "state", None) and step.state.to_json()["roles"]
         for line in msg["lines"]:
             memo.setdefault("lines", {}).setdefault(msg["turn"], []).append(
                 {"round": msg["round"], "speaker": line["speaker"], "says": line["says"], "channel": "public"})
             events += _talk_events(line, seen_by)
+            events += _claim_events(line, seen_by, roles)
         return events
     if kind != "step" or not step.changed:
         return []
@@ -150,6 +153,28 @@ def deals(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"deal": f"p{deal.proposer}#{deal.proposal_id}", "type": "kept" if kept else "broken",
                         "by": f"p{p}", "parties": [f"p{q}" for q in deal.binds()], "seen_by": heard,
                         "detail": f"voted p{cast[p]}" + ("" if kept else f", not p{deal.target}")})
+    return out
+
+
+def _claim_events(line: dict[str, Any], seen_by: list[int], roles: list[str] | None) -> list[dict[str, Any]]:
+    """Role claims and reported results, seen by their hearers; whether one is a bluff is a
+    separate event seen by no seat: the whole-game (omniscient) view only."""
+    from ops.plugins.werewolves.transcript import _bluff
+
+    speaker, out = line["speaker"], []
+    for s in line["says"]:
+        kind = s.get("kind")
+        if kind == "ww_claim":
+            detail = f"claims to be the {s['role']}"
+        elif kind == "ww_result":
+            detail = f"reports {s['ability']} p{s['target']} {s['species']}"
+        else:
+            continue
+        out.append({"deal": f"p{speaker}:claim", "type": "claimed", "by": f"p{speaker}", "parties": [f"p{speaker}"],
+                    "detail": detail, "seen_by": seen_by})
+        if _bluff(s, speaker, roles):
+            out.append({"deal": f"p{speaker}:claim", "type": "bluff", "by": f"p{speaker}", "parties": [f"p{speaker}"],
+                        "detail": f"{detail}, as a {roles[speaker]}", "seen_by": []})
     return out
 
 
