@@ -16,7 +16,8 @@ from bus.messages import Suggestion
 from replay import agent_conformance as checks
 
 PAIRS = checks.agent_game_pairs()
-HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy"), ("generic", "diplomacy")}  # ~5-6 s each (generic: ~60 s): in the default suite (CI), out of the quick subset
+HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy"), ("generic", "diplomacy"), ("generic", "risk"),
+         ("generic", "werewolves")}  # ~5-6 s each (generic: 25-80 s, its search in every decision): in the default suite (CI), out of the quick subset
 
 
 @pytest.mark.parametrize("agent,game", [pytest.param(a, g, marks=pytest.mark.slow) if (a, g) in HEAVY else (a, g) for a, g in PAIRS],
