@@ -191,6 +191,9 @@ class GenericIntelligenceOffice(IntelligenceOffice):
         trust = dict(view.get("trust") or {})
         causes = []
         for pid, entry in sorted(ledger.items()):
+            if entry["commitments"][0][1] < turn - 1 or entry.get("status") in ("judged", "rejected"):
+                updates.append(KBUpdate(path=("pacts", pid), value=None))  # done with: the log keeps it
+                continue
             if entry.get("status") != "confirmed":
                 continue
             verdicts = {}
