@@ -51,6 +51,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import OBSERVATION_STATE
 from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
@@ -868,6 +869,11 @@ class BattleLineState(State):
         new._changed()  # the cached legal actions may be the opponent's, whose hand changed
         return new
 
+    def provisional_returns(self) -> tuple[float, float]:
+        """One half, moved by the lead in flags claimed in this game (a tenth a flag)."""
+        lead = (self._claimed.count(0) - self._claimed.count(1)) / 10
+        return (0.5 + lead, 0.5 - lead)
+
     def outcome(self) -> Outcome:
         if self._phase != END:
             raise ValueError("the game is not over")
@@ -975,7 +981,7 @@ class BattleLine(Game):
 
     name = "battleline"
     options_model = BattleLineOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, ACTION_ENCODING})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, ACTION_ENCODING, OBSERVATION_STATE})
     min_return = 0.0
     max_return = 1.0  # the match result: 1 win, 0.5 draw, 0 loss (points in Outcome.extra)
     # Per game at most: 2 deals; 72 plays (70 cards, 2 of them back via Scout); 58 draws;
@@ -997,6 +1003,76 @@ class BattleLine(Game):
         if not isinstance(options, BattleLineOptions):
             options = self.options(options)
         return BattleLineState(options)
+
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> BattleLineState:
+        """The position `player` sees. The opponent's unknown cards and the unknown deck cards are
+        dealt from the unseen ones (counts and known positions kept; `resample_hidden` redraws them);
+        a completed side's cards carry its completion stamp, an unfinished side's count as placed at
+        once (its order is not shown); the turn's pass and claims are read off the history since the
+        last "done". Options the observation does not show take their defaults, tactics on where any
+        tactics card is in sight or left in its deck."""
+        obs, me, other = observation, player, 1 - player
+        seen_tactics = (obs["decks"]["tactics"] or any(obs["tactics_played"]) or obs["opponent_hand"]["tactics"]
+                        or any(CARD_OF[c] >= N_TROOPS for c in obs["hand"]))
+        used = set(CARD_OF[c] for c in obs["hand"]) | set(CARD_OF[c] for c in obs["opponent_hand"]["known"])
+        flags, clock = [], 0
+        for f, flag in enumerate(obs["flags"]):
+            sides = []
+            for s_, cards in enumerate(flag["cards"]):
+                stamp = flag["completed"][s_] or 0
+                clock = max(clock, stamp)
+                sides.append([[c, stamp] for c in cards])
+                used |= {CARD_OF[c] for c in cards}
+            for env, card in (("fog", FOG), ("mud", MUD)):
+                if flag[env] is not None:
+                    used.add(card)
+            flags.append({"claimed": -1 if flag["claimed"] is None else flag["claimed"],
+                          "fog": -1 if flag["fog"] is None else flag["fog"],
+                          "mud": -1 if flag["mud"] is None else flag["mud"], "sides": sides})
+        used |= {CARD_OF[c] for pile in obs["discards"] for c in pile}
+        mine_in_deck = {d: {int(depth): CARD_OF[c] for depth, c in obs["deck_known"][d]} for d in DECK_NAMES}
+        used |= {c for known in mine_in_deck.values() for c in known.values()}
+        pool = [[c for c in TROOPS if c not in used], [c for c in TACTICS if c not in used] if seen_tactics else []]
+        theirs = [CARD_OF[c] for c in obs["opponent_hand"]["known"]]
+        for d, count in ((0, obs["opponent_hand"]["troops"]), (1, obs["opponent_hand"]["tactics"])):
+            missing = count - sum(1 for c in theirs if deck_of(c) == d)
+            theirs += pool[d][:missing]
+            pool[d] = pool[d][missing:]
+        decks, known_theirs = {}, set()
+        for d, name in enumerate(DECK_NAMES):
+            order, fill = [], list(pool[d])
+            theirs_at = set(int(x) for x in obs["opponent_deck_known"][name])
+            for depth in range(obs["decks"][name]):
+                card = mine_in_deck[name].get(depth)
+                if card is None:
+                    card = fill.pop(0) if fill else TROOPS[0]
+                    if depth in theirs_at:
+                        known_theirs.add(card)
+                order.append(NAMES[card])
+            decks[name] = order
+        history = [[int(s_), str(a)] for s_, a in obs["history"]]
+        ends = [i for i, (_, a) in enumerate(history) if a == "done"]
+        turn = history[ends[-1] + 1:] if ends else history
+        cur = obs["to_act"] if obs["phase"] != TRIM else (history[-1][0] if history else obs["first"])
+        if obs["phase"] == TRIM and turn:
+            cur = turn[0][0]
+        hands = [[], []]
+        hands[me], hands[other] = list(obs["hand"]), [NAMES[c] for c in theirs]
+        known_deck, known_hand = [set(), set()], [set(), set()]
+        known_deck[me] = {NAMES[c] for known in mine_in_deck.values() for c in known.values()}
+        known_deck[other] = {NAMES[c] for c in known_theirs}
+        known_hand[me], known_hand[other] = set(obs["opponent_hand"]["known"]), set(obs["opponent_knows"])
+        data = {
+            "options": {"tactics": bool(seen_tactics), "series": obs["series"]}, "phase": obs["phase"],
+            "game": obs["game"], "points": obs["points"], "results": obs["results"], "first": obs["first"],
+            "current": obs["first"] if cur is None else cur, "hands": hands, "decks": decks, "flags": flags,
+            "discards": obs["discards"], "tactics_played": obs["tactics_played"], "leader_played": obs["leader_played"],
+            "clock": clock, "claiming": obs["claiming"], "passed": any(a == "pass" for _, a in turn),
+            "turn_claims": sum(1 for _, a in turn if a.startswith("claim:")), "idle": obs["idle_turns"],
+            "scout_draws": obs["scout"]["draws_left"], "returns": obs["scout"]["returns_left"], "trim": obs["mud_trim"],
+            "known_deck": [sorted(k) for k in known_deck], "known_hand": [sorted(k) for k in known_hand],
+            "events": history}
+        return self.state_from_json(data)
 
     def state_from_json(self, data: dict[str, Any]) -> BattleLineState:
         state = BattleLineState(self.options(data["options"]))
