@@ -20,7 +20,7 @@ from games.registry import get_game, get_plugin
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
-HOOKED = ["diplomacy", "dominoes", "hanabi", "risk", "werewolves"]
+HOOKED = ["battleline", "diplomacy", "dominoes", "hanabi", "risk", "werewolves"]
 
 
 def _positions(name: str, seeds: int = 4, limit: int = 150):
