@@ -52,6 +52,7 @@ def _plugin(short_name: str, class_name: str) -> GamePlugin:
         name="openspiel-" + short_name,
         rules=f"ops.bridges.openspiel.rules:{class_name}",
         doc=DOCS[short_name],
+        agents=("ops.bridges.openspiel.agents",),
         board="ops.bridges.openspiel.plugin:board",
         short_options=SHORT.get(short_name, {}),
         libraries=("open_spiel",),

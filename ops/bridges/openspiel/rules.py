@@ -5,9 +5,12 @@
 - Chance: OpenSpiel declares the outcomes and their probabilities (`chance_outcomes()`); the
   referee draws one with its own seeded generator (`sample_chance`) and logs the outcome id.
 - Simultaneous nodes: one action per player who has legal actions, applied as one joint action.
-- Observation of a player: OpenSpiel's observation string and tensor for that player, where the
-  game provides them (the information-state string where a game has no observation string);
-  never the state itself.
+- Observation of a player: OpenSpiel's observation string and tensor for that player, and its
+  information-state string (what the player knows with perfect recall), where the game provides
+  them; never the state itself.
+- Games small enough to search (`REBUILDABLE`) rebuild a state from one observation (the
+  OBSERVATION_STATE hook searching agents use): a seeded search for a history whose
+  information-state string for that player is the observed one.
 - Serialisation: OpenSpiel's own (`State.serialize`, `Game.deserialize_state`); the digest hashes it.
 - Returns: OpenSpiel's returns; bounds from its `min_utility` / `max_utility`.
 
@@ -22,11 +25,13 @@ from typing import Any, Callable
 
 from pydantic import create_model
 
-from games.api import CHANCE, PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
+from games.api import CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
 
 MISSING = "OpenSpiel games need the optional extra: pip install 'detente[openspiel]' (the open_spiel package)"
 PREFIX = "openspiel-"  # detente name = PREFIX + OpenSpiel's short name (entry-point names allow no ':')
 RESAMPLE_BUDGET = 200  # children the generic resampling search may look at before it keeps the state (ours)
+REBUILD_BUDGET = 50_000  # nodes the rebuilding search may visit (ours: Leduc poker's tree has ~10^4 histories)
+REBUILDABLE = frozenset({"kuhn_poker", "leduc_poker"})  # trees small enough for state_from_observation
 
 # Parameters of games whose OpenSpiel `get_parameters()` lists none by default (the Hanabi Learning
 # Environment's, from open_spiel/games/hanabi/hanabi.cc and HLE's hanabi_game.cc defaults).
@@ -196,6 +201,8 @@ class OpenSpielGame(Game):
             caps.add(SIMULTANEOUS)
         if kind.information != ps.GameType.Information.PERFECT_INFORMATION:
             caps.add(PRIVATE_INFORMATION)
+        if self.short_name in REBUILDABLE and kind.provides_information_state_string:
+            caps.add(OBSERVATION_STATE)
         return frozenset(caps)
 
     def capabilities_for(self, options: Options) -> frozenset[str]:
@@ -214,6 +221,35 @@ class OpenSpielGame(Game):
         opts = options if isinstance(options, Options) else self.options(options)
         return OpenSpielState(self, opts, self.spiel(opts).new_initial_state())
 
+    def state_from_observation(self, player: int, observation: dict[str, Any]) -> OpenSpielState:
+        """A state whose information-state string for `player` is the observed one: a depth-first
+        search over the game tree in a fixed order (a search's determinisations then come from
+        resample_hidden). Raises ValueError where none is found within REBUILD_BUDGET nodes.
+        The game's default options (a searching agent is not told the options)."""
+        target = observation.get("information_state")
+        if target is None:
+            raise ValueError(f"{self.name}: the observation holds no information state")
+        opts = self.options({})
+        budget = [REBUILD_BUDGET]
+
+        def dfs(s):
+            budget[0] -= 1
+            if budget[0] < 0 or s.is_terminal():
+                return None
+            if not s.is_chance_node() and s.information_state_string(player) == target:
+                return s
+            ids = [a for a, p in s.chance_outcomes() if p > 0] if s.is_chance_node() else s.legal_actions()
+            for a in ids:
+                found = dfs(s.child(a))
+                if found is not None:
+                    return found
+            return None
+
+        found = dfs(self.spiel(opts).new_initial_state())
+        if found is None:
+            raise ValueError(f"{self.name}: no state found for player {player}'s observation")
+        return OpenSpielState(self, opts, found)
+
     def state_from_json(self, data: dict[str, Any]) -> OpenSpielState:
         opts = self.options(data["options"])
         return OpenSpielState(self, opts, self.spiel(opts).deserialize_state(data["serialized"]))
@@ -229,8 +265,8 @@ class OpenSpielGame(Game):
         seen: dict[str, Any] = {}
         if kind.provides_observation_string:
             seen["string"] = _safe(lambda: inner.observation_string(player))
-        elif kind.provides_information_state_string:
-            seen["string"] = _safe(lambda: inner.information_state_string(player))
+        if kind.provides_information_state_string:
+            seen["information_state"] = _safe(lambda: inner.information_state_string(player))
         if kind.provides_observation_tensor:
             tensor = _safe(lambda: inner.observation_tensor(player))
             if tensor is not None:

@@ -1,0 +1,90 @@
+"""OpenSpiel's MCTS bot as a detente Strategy Office: agent `openspiel-mcts`.
+
+    detente play openspiel-kuhn_poker --seed 1 --log k.log --agents "openspiel-mcts:simulations=200,random"
+
+At each decision the office rebuilds a position from its seat's observation alone
+(`Game.state_from_observation`, the OBSERVATION_STATE hook), draws `samples` determinisations of
+what the seat cannot see (`State.resample_hidden`), runs OpenSpiel's MCTSBot (UCT with random
+rollouts, open_spiel/python/algorithms/mcts.py) on each, and suggests the actions by their summed
+visit counts (determinised UCT: Cowling, Powley & Whitehouse 2012 call it PIMC search). Its
+generators come from the office's seeded generator, so a game's log is the same bytes for the
+same seed. It plays the bridged OpenSpiel games that can rebuild a position (OBSERVATION_STATE).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from pydantic import Field
+
+from actors.alpha.builder import AlphaAgent, president_from
+from actors.alpha.offices import Answer, StrategyOffice
+from actors.alpha.options import AgentOptions
+from actors.registry import AgentDef
+from bus.messages import OfficeRequest, Suggestion
+from games.registry import get_game
+
+GAMES = frozenset({"openspiel-kuhn_poker", "openspiel-leduc_poker"})  # the bridged games with OBSERVATION_STATE
+
+
+class MCTSOptions(AgentOptions):
+    """OpenSpiel MCTS's parameters (its defaults in examples/mcts.py: uct_c 2, 1 rollout) and determinisations."""
+
+    roles = ("so",)
+    agent = "the OpenSpiel MCTS agent"
+    simulations: int = Field(100, ge=1, le=100_000)
+    uct_c: float = Field(2.0, gt=0.0, le=100.0)
+    rollouts: int = Field(1, ge=1, le=100)
+    samples: int = Field(4, ge=1, le=256)
+
+
+class MCTSStrategyOffice(StrategyOffice):
+    """Determinised OpenSpiel MCTS from the seat's observation."""
+
+    def __init__(self, address: str, seed: int, game: str, o: MCTSOptions):
+        super().__init__(address, seed)
+        self.game = get_game(game)
+        self.o = o
+
+    def suggest(self, request: OfficeRequest) -> Answer:
+        from open_spiel.python.algorithms import mcts
+
+        legal = list(request.legal)
+        if len(legal) <= 1:
+            return Answer(suggestions=[Suggestion(action=a, utility=1.0) for a in legal])
+        seat = int(request.view["seat"])
+        base = self.game.state_from_observation(seat, request.view["observation"])
+        spiel = base.inner.get_game()
+        visits: dict[int, int] = {}
+        for _ in range(self.o.samples):
+            state = base.resample_hidden(seat, self.rng).inner
+            rs = np.random.RandomState(self.rng.getrandbits(32))
+            bot = mcts.MCTSBot(spiel, self.o.uct_c, self.o.simulations,
+                               mcts.RandomRolloutEvaluator(self.o.rollouts, rs), solve=False, random_state=rs)
+            root = bot.mcts_search(state)
+            for child in root.children:
+                visits[int(child.action)] = visits.get(int(child.action), 0) + int(child.explore_count)
+        total = max(1, sum(visits.values()))
+        named = {self.game.action_text(base.inner, seat, a): n for a, n in visits.items()}
+        ranked = sorted((a for a in legal if a in named), key=lambda a: (-named[a], a))
+        return Answer(suggestions=[Suggestion(action=a, utility=round(named[a] / total, 4)) for a in ranked[:1]])
+
+
+@lru_cache(maxsize=None)
+def _agent(game: str) -> AlphaAgent:
+    def so(address: str, seed: int, o: MCTSOptions) -> MCTSStrategyOffice:
+        return MCTSStrategyOffice(address, seed, game, o)
+
+    return AlphaAgent(options=MCTSOptions, president=president_from(views={"so": ("observation", "seat")}),
+                      offices={"so": so})
+
+
+def _build(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list:
+    return _agent(game).build(game, seat, seed, raw)
+
+
+AGENTS = [AgentDef("openspiel-mcts", GAMES, _build,
+                   "OpenSpiel's MCTS bot, determinised from the seat's observation (bridged games that rebuild a position)",
+                   games_in_budget=1, conformance="openspiel-mcts:simulations=20;samples=2")]
