@@ -16,7 +16,7 @@ from bus.messages import Suggestion
 from replay import agent_conformance as checks
 
 PAIRS = checks.agent_game_pairs()
-HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy"), ("generic", "diplomacy"), ("generic", "risk"),
+HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy"), ("generic", "battleline"), ("generic", "diplomacy"), ("generic", "risk"),
          ("generic", "werewolves")}  # ~5-6 s each (generic: 25-80 s, its search in every decision): in the default suite (CI), out of the quick subset
 
 
