@@ -16,8 +16,9 @@ from bus.messages import Suggestion
 from replay import agent_conformance as checks
 
 PAIRS = checks.agent_game_pairs()
-HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy"), ("generic", "battleline"), ("generic", "diplomacy"), ("generic", "risk"),
-         ("generic", "werewolves")}  # ~5-6 s each (generic: 25-80 s, its search in every decision): in the default suite (CI), out of the quick subset
+# ~5-6 s each (generic: 25-80 s, its search in every decision): in the default suite (CI), out of the quick subset
+HEAVY = {("alphadip", "diplomacy"), ("dipblue", "diplomacy"), ("generic", "battleline"), ("generic", "diplomacy"),
+         ("generic", "risk"), ("generic", "werewolves")}
 
 
 @pytest.mark.parametrize("agent,game", [pytest.param(a, g, marks=pytest.mark.slow) if (a, g) in HEAVY else (a, g) for a, g in PAIRS],

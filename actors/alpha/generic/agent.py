@@ -27,9 +27,10 @@ from actors.alpha.traits import Traits
 from bus.messages import ActRequest, Heard, Suggestion, TalkTurn
 from games.registry import get_game
 
-ITERATIONS = 128  # default ISMCTS descents per decision (ours: the median decision stays under 50 ms, ops/bench/generic.py)
-MAX_STEPS = 20  # moves per descent before a position is cut off (scored by the rules' provisional returns) (ours)
-WORK = 2000  # player-moves simulated per search at most: games where every seat acts at once search fewer descents (ours)
+# ours, measured with ops/bench/generic.py (median decision under 50 ms but in Diplomacy):
+ITERATIONS = 128  # ISMCTS descents per decision
+MAX_STEPS = 20  # moves per descent before it is cut off (scored by the rules' provisional returns)
+WORK = 2000  # player-moves simulated per search at most (every seat moving at once: fewer descents)
 
 
 class GenericTraits(Traits):
@@ -50,7 +51,8 @@ class GenericOptions(AgentOptions):
     max_steps: int = Field(MAX_STEPS, ge=1, le=100_000)
     work: int = Field(WORK, ge=1, le=10_000_000)
     width: int = Field(5, ge=1, le=64)
-    rollout: str = "game"  # the game's cheap playout policy where it has one, else uniform; "uniform"; or "module:function" (search.Policy)
+    # the game's cheap playout policy where it has one, else uniform; "uniform"; "module:function" (search.Policy)
+    rollout: str = "game"
     deal_candidates: int = Field(4, ge=0, le=32)
     forgetting: float = Field(0.9, gt=0.0, le=1.0)
     aspiration: float = Field(0.02, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
@@ -58,7 +60,8 @@ class GenericOptions(AgentOptions):
 
 
 _VIEWS = {
-    ("io", "update"): ("beliefs", "inbox", "observation", "pacts", "predicted", "reputation", "seat", "traits", "trust"),
+    ("io", "update"): ("beliefs", "inbox", "observation", "pacts", "predicted", "reputation", "seat", "traits",
+                       "trust"),
     ("so", "suggest"): ("observation", "seat"),
     ("so", "deal_utility"): ("inbox", "observation", "seat", "talk"),
     ("fo", "negotiate"): ("deal_values", "inbox", "pacts", "seat", "talk", "traits", "trust"),
@@ -105,7 +108,8 @@ class GenericPresident(President):
                 for p, t, a in pact["commitments"]:
                     if p == request.player and t == request.turn and a in score:
                         partners = [q for q, _, _ in pact["commitments"] if q != p]
-                        confidence = min((float(trust.get(str(q), traits.trust)) for q in partners), default=traits.trust)
+                        confidence = min((float(trust.get(str(q), traits.trust)) for q in partners),
+                                         default=traits.trust)
                         score[a] += traits.fo_weight + traits.io_weight * confidence
         top = max(score.values())
         if suggestions and top > 0.0:

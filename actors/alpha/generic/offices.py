@@ -104,7 +104,8 @@ class GenericStrategyOffice(StrategyOffice):
             theirs = sorted(table, key=lambda a: (-table[a][0], a))[:2]
             for b in theirs:
                 for a in top:
-                    pairs.append((tuple(sorted(((seat, turn, a), (other, turn, b)))), table[b][2] - table[theirs[0]][2]))
+                    better = table[b][2] - table[theirs[0]][2]
+                    pairs.append((tuple(sorted(((seat, turn, a), (other, turn, b)))), better))
         pairs.sort(key=lambda x: (-x[1], x[0]))
         return [c for c, _ in pairs[: self.deal_candidates]]
 
@@ -344,7 +345,8 @@ class GenericForeignOffice(ForeignOffice):
                     "proposer": seat, "commitments": [list(c) for c in offer], "status": "proposed", "accepted": []}))
         return Answer(says=says, updates=updates)
 
-    def _offer(self, seat: int, values: dict[str, Any], trust: dict[str, Any], prior: float, need: float) -> tuple | None:
+    def _offer(self, seat: int, values: dict[str, Any], trust: dict[str, Any], prior: float,
+               need: float) -> tuple | None:
         best, best_key = None, None
         for value in values.values():
             gain = value["gain"]

@@ -147,5 +147,6 @@ def debugger_events(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
                 played = msg["actions"].get(str(player))
                 out.append({"deal": pid, "type": "kept" if played == action else "broken", "by": f"p{player}",
                             "parties": [f"p{p}" for p in pact.parties()],
-                            "detail": f"p{player} committed {action}, played {played}", "seen_by": list(pact.parties())})
+                            "detail": f"p{player} committed {action}, played {played}",
+                            "seen_by": list(pact.parties())})
     return out

@@ -44,7 +44,8 @@ class StagState(State):
         return [rng.randrange(2) for _ in range(N)]
 
     def apply_chance(self, outcome: Any) -> None:
-        if not self.is_chance() or not isinstance(outcome, list) or len(outcome) != N or any(h not in (0, 1) for h in outcome):
+        bad = not isinstance(outcome, list) or len(outcome) != N or any(h not in (0, 1) for h in outcome)
+        if not self.is_chance() or bad:
             raise IllegalAction(f"not a hunger draw: {outcome!r}")
         self.hunger = list(outcome)
 
