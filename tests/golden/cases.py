@@ -57,6 +57,10 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("hanabi-exec-7", "hanabi", 'exec:cmd=["python3","tests/external/talker.py"]', {}, 7),
     ("diplomacy-alphadip-4", "diplomacy",
      "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
+    # AlphaDip's deals over several phases and demilitarised zones (table 6.2's field)
+    ("diplomacy-alphadip-phases-5", "diplomacy",
+     "alphadip:params.dmz=true;params.multi_phase=true,dipblue,dumbbot,alphadip:params.dmz=true;params.multi_phase=true,"
+     "dipblue,dumbbot,dumbbot", {"max_year": 1901}, 5),
 ]
 
 

@@ -22,7 +22,14 @@ from actors.diplomacy.view import board_from_observation, nothing_to_plan
 from bus.messages import KBUpdate, OfficeRequest, Suggestion
 from games.diplomacy.board import CENTRES, POWERS, Board, OrderError, parse_order
 from games.diplomacy.deals import plan_breaches
-from games.diplomacy.talk import Alliance, DipAccept, DipPropose, DipReject, OrderCommitment, Peace
+from actors.diplomacy.alphadip.phases import (
+    dmz_commitments,
+    dmz_provinces,
+    later_moves,
+    multi_phase_powers,
+    planned_entries,
+)
+from games.diplomacy.talk import Alliance, DipAccept, DipPropose, DipReject, Dmz, OrderCommitment, Peace
 
 
 class AlphaDipParams(BaseModel):
@@ -42,6 +49,16 @@ class AlphaDipParams(BaseModel):
     defend: float = 1.0  # weight of keeping a centre we own, against taking a new one
     threat_cap: int = Field(99, ge=0)  # the most units one opponent is assumed to bring
     keep_word: bool = False  # the PR checks its orders against its deals; the FO refuses crossed offers
+    # Deals over several phases and demilitarised zones (phases.py); off: the thesis' AlphaDip.
+    dmz: bool = False  # the FO offers DMZs on common borders
+    dmz_phases: int = Field(2, ge=1, le=8)  # movement phases a DMZ offer covers (ours)
+    multi_phase: bool = False  # support requests also ask the helper to stay out next movement phase
+    future_discount: float = Field(0.8, ge=0.0, le=1.0)  # SO: weight of a commitment k phases ahead, ** k (ours)
+
+    @property
+    def phased(self) -> bool:
+        """Negotiates over several phases (either option)."""
+        return self.dmz or self.multi_phase
 
 
 def prior_trust(traits: dict[str, Any]) -> float:
@@ -224,6 +241,16 @@ class AlphaDipStrategyOffice(StrategyOffice):
                     base = _best(search(base_sit, budget, 1, foreign=False)[0])
                 sit = Situation(**{**base_sit.__dict__, "fixed": fixed, "no_entry": frozenset(no_entry)})
                 value = _best(search(sit, budget, 1, foreign=False)[0]) - base
+            if self.params.phased:  # later movement phases' DMZs, valued on today's board, discounted
+                for k, ph in enumerate(later_moves(obs["phase"], self.params.dmz_phases + 1), start=1):
+                    later = {p for c in d["commitments"] if c["type"] == "dmz" and me in c["powers"] and c["phase"] == ph
+                             for p in c["provinces"]}
+                    if not later - set(base_sit.no_entry):
+                        continue
+                    if base is None:
+                        base = _best(search(base_sit, budget, 1, foreign=False)[0])
+                    sit = Situation(**{**base_sit.__dict__, "no_entry": frozenset(set(base_sit.no_entry) | later)})
+                    value += self.params.future_discount ** k * (_best(search(sit, budget, 1, foreign=False)[0]) - base)
             updates.append(KBUpdate(path=("deal_values", d["key"]), value=round(value, 6)))
         return Answer(updates=updates)
 
@@ -294,9 +321,27 @@ class AlphaDipForeignOffice(ForeignOffice):
             requests = self._support_requests(view, phase, me, next_id)
             says += requests
             next_id += len(requests)
+            if self.params.dmz and phase.endswith("M"):
+                offers = self._dmz_offers(view, obs, me, talkers, trust, asked, next_id)
+                says += offers
+                next_id += len(offers)
             fo["asked"] = asked
         fo["next_id"] = next_id
         return Answer(says=says, updates=[KBUpdate(path=("fo",), value=fo)])
+
+    def _dmz_offers(self, view: dict[str, Any], obs: dict[str, Any], me: str, talkers: list[str],
+                    trust: dict[str, float], asked: dict[str, Any], first_id: int) -> list[DipPropose]:
+        """A DMZ over this and the next movement phases with each trusted power on a common border (phases.py)."""
+        phase, planned, out = obs["phase"], planned_entries(view), []
+        for p in talkers:
+            if trust[p] > 1.0 or asked.get(f"dmz:{p}") == phase:
+                continue
+            provinces = dmz_provinces(obs, me, p, planned)
+            if provinces:
+                commitments = dmz_commitments(phase, tuple(sorted((me, p))), provinces, self.params.dmz_phases)
+                out.append(DipPropose(deal_id=first_id + len(out), commitments=commitments))
+                asked[f"dmz:{p}"] = phase
+        return out
 
     def _support_requests(self, view: dict[str, Any], phase: str, me: str, first_id: int) -> list[DipPropose]:
         """One deal per power whose support the best suggestion needs."""
@@ -315,6 +360,10 @@ class AlphaDipForeignOffice(ForeignOffice):
                     if any(o.startswith(s.split(" - ")[0]) for s in supported)]
             commitments = [OrderCommitment(power=power, phase=phase, order=o) for o in sorted(orders)]
             commitments += [OrderCommitment(power=me, phase=phase, order=o) for o in ours]
+            if self.params.multi_phase and phase.endswith("M") and power in multi_phase_powers(view["observation"]):
+                taken = sorted({o.split(" - ")[1].split()[0][:3] for o in ours if " - " in o})
+                if taken:  # and leave what we take alone next movement phase
+                    commitments.append(Dmz(phase=later_moves(phase, 1)[0], powers=(power,), provinces=tuple(taken)))
             out.append(DipPropose(deal_id=n, commitments=tuple(commitments)))
             n += 1
         return out
@@ -335,7 +384,7 @@ class AlphaDipForeignOffice(ForeignOffice):
                     return False
             elif c["type"] in ("order", "dmz"):
                 binds_me = c.get("power") == me or me in c.get("powers", ())
-                if binds_me and c["phase"] != phase:
+                if binds_me and c["phase"] != phase and not (self.params.phased and c["type"] == "dmz"):
                     return False  # AlphaDip negotiates the current phase only (thesis 5.1.1.1)
         return not (deal["key"] in values and values[deal["key"]] < -self.params.accept_loss)
 
@@ -439,9 +488,23 @@ class AlphaDipIntelligenceOffice(IntelligenceOffice):
         for e in events:
             if e["type"] == "confirmed" and e["phase"] == moved:
                 in_force.setdefault(e["deal"], e["to"])
+            elif prm.phased and e["type"] == "lapsed" and e["phase"] == moved:
+                in_force.setdefault(e["deal"], e["to"])  # its last phase was checked before it lapsed
         bound = {p for parties in in_force.values() if me in parties for p in parties if p != me}
         kept_now = io.get("moved") != moved
-        for p in sorted(trust):
+        if prm.phased:  # one verdict per deal and movement phase (phases.py)
+            if kept_now:
+                io["ledger"] = _phase_verdicts(io.get("ledger") or {}, events, in_force, me, moved)
+                counts = _kept_counts(io["ledger"], in_force, me, moved)
+            else:
+                counts = {}
+            for p in sorted(trust):
+                if broken.get(p):
+                    trust[p] = trust[p] + prm.trust_broken * broken[p]
+                elif counts.get(p):
+                    trust[p] = trust[p] * prm.trust_kept ** counts[p]
+                trust[p] = round(trust[p], 6)
+        for p in sorted(trust) if not prm.phased else ():
             if broken.get(p):
                 trust[p] = trust[p] + prm.trust_broken * broken[p]
             elif kept_now and p in bound:
@@ -451,6 +514,29 @@ class AlphaDipIntelligenceOffice(IntelligenceOffice):
         io.update({"events": len(events), "phase": done})
         return Answer(updates=[KBUpdate(path=("trust",), value=trust), KBUpdate(path=("goals",), value=goals),
                                KBUpdate(path=("io",), value=io)])
+
+
+def _phase_verdicts(ledger: dict[str, Any], events: list[dict[str, Any]], in_force: dict[str, list[str]], me: str,
+                    moved: str) -> dict[str, Any]:
+    """The IO's ledger with movement phase `moved` judged for every deal of ours in force then:
+    "broken" when the game recorded a breach of it in that phase, else "kept"."""
+    breached = {e["deal"] for e in events if e["type"] == "broken" and e["phase"] == moved and e["by"] != me}
+    out = {k: dict(v) for k, v in ledger.items()}
+    for key, parties in sorted(in_force.items()):
+        if me in parties and len(parties) > 1:
+            out.setdefault(key, {})[moved] = "broken" if key in breached else "kept"
+    return {k: out[k] for k in sorted(out)}
+
+
+def _kept_counts(ledger: dict[str, Any], in_force: dict[str, list[str]], me: str, moved: str) -> dict[str, int]:
+    """Per other party: the deals with us it kept in phase `moved`."""
+    counts: dict[str, int] = {}
+    for key, parties in sorted(in_force.items()):
+        if (ledger.get(key) or {}).get(moved) == "kept":
+            for p in parties:
+                if p != me:
+                    counts[p] = counts.get(p, 0) + 1
+    return counts
 
 
 def _units_before(last: dict[str, Any]) -> dict[str, str]:

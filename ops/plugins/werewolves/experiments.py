@@ -1,7 +1,7 @@
 """Werewolves experiments beyond the thesis: bluffing AlphaWolf and the AIWolf role sets, measured
 inline (the whole stack, logs only counted) on held-out seeds, with Wilson 95% intervals.
 
-    python -m ops.plugins.werewolves.experiments bluff  [--games 400] [--seed 100001] [--json OUT]
+    python -m ops.plugins.werewolves.experiments bluff  [--games 400] [--seed 100001] [--option reveal_roles=false]
     python -m ops.plugins.werewolves.experiments aiwolf [--games 400] [--seed 200001] [--preset aiwolf5]
 
 `bluff`: thesis table 6.3's village (10 players, 2 werewolves, full AlphaWolf in every seat)
@@ -69,13 +69,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None, help="first seed (default: 100001 bluff, 200001 aiwolf)")
     parser.add_argument("--preset", default="aiwolf5", help="aiwolf: the role set")
     parser.add_argument("--config", action="append", help="only these configurations")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="game option (JSON value), e.g. reveal_roles=false")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
     configure()
+    extra = {k: json.loads(v) for k, _, v in (o.partition("=") for o in args.option)}
     if args.experiment == "bluff":
-        configs, options, seed = BLUFF, {}, args.seed or 100001
+        configs, options, seed = BLUFF, extra, args.seed or 100001
     else:
-        configs, options, seed = AIWOLF, {"preset": args.preset}, args.seed or 200001
+        configs, options, seed = AIWOLF, {"preset": args.preset, **extra}, args.seed or 200001
     labels = args.config or list(configs)
     print(f"{args.experiment}: options {options or 'defaults'}; {args.games} games each, seeds {seed}..{seed + args.games - 1}")
     print(f"{'configuration':<30} {'village':>8} {'95% CI':>17} {'wolf team':>10} {'95% CI':>17}")
