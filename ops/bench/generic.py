@@ -17,6 +17,7 @@ plugin that is not installed needs its folder on PYTHONPATH (tests/generic/plugi
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import statistics
@@ -59,6 +60,7 @@ def _positions(name: str, count: int, seed: int = 0) -> list[tuple[Any, int]]:
 def speed(names: list[str], count: int) -> None:
     from actors.alpha.generic.agent import GenericOptions, _agent
 
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the box may be shared)")
     print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'descents/s':>10} {'mean desc':>9} {'x goal':>6}")
     for name in names:
         office = _agent(name).offices["so"]("p0/so", 1, GenericOptions())
