@@ -1,0 +1,107 @@
+"""The bridges' cost, measured side by side in one run (random players everywhere):
+
+- a random game of OpenSpiel's Kuhn poker and of `bargaining` through the bridge (detente's
+  Game/State API over pyspiel: the referee's loop without the bus) and through the whole stack
+  (referee, random agents' Presidents and offices, bus, msgpack log), against OpenSpiel's own
+  Python loop over the same pyspiel game;
+- a random game of detente's Hanabi as a PettingZoo AEC environment (masked random actions)
+  against OpenSpiel's Hanabi (HLE, C++ behind pybind11) in OpenSpiel's loop.
+
+    python -m ops.bench.bridges [--seconds 2] [--stack-games 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from actors.match import make_header, record
+from actors.registry import AgentSpec
+from games.registry import get_game
+
+
+def _rate(play, seconds: float) -> float:
+    """Games per second of `play(i)` over about `seconds`."""
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        play(n)
+        n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def openspiel_loop(spiel):
+    rng = random.Random(0)
+
+    def play(_: int) -> None:
+        state = spiel.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return play
+
+
+def bridge_loop(name: str):
+    game = get_game(name)
+    opts = game.options({})
+    rng = random.Random(0)
+
+    def play(_: int) -> None:
+        state = game.new_initial_state(opts)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+            else:
+                state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+    return play
+
+
+def stack(name: str):
+    n = get_game(name).num_players(get_game(name).options({}))
+
+    def play(i: int) -> None:
+        record(make_header(name, i, [AgentSpec(name="random")] * n, {}))
+    return play
+
+
+def pettingzoo_hanabi():
+    from ops.bridges.pettingzoo import env
+
+    e = env("hanabi", {"players": 2})
+    rng = np.random.default_rng(0)
+
+    def play(i: int) -> None:
+        e.reset(seed=i)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return play
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    args = parser.parse_args(argv)
+    import pyspiel
+
+    s = args.seconds
+    for short in ("kuhn_poker", "bargaining"):
+        name = "openspiel-" + short
+        theirs = _rate(openspiel_loop(get_game(name).spiel(get_game(name).options({}))), s)
+        ours = _rate(bridge_loop(name), s)
+        whole = _rate(stack(name), s)
+        print(f"{short}: OpenSpiel's loop {theirs:,.0f} games/s; bridge (State API) {ours:,.0f} games/s "
+              f"(ratio {ours / theirs:.3f}); whole stack {whole:,.0f} games/s (ratio {whole / theirs:.4f})")
+    theirs = _rate(openspiel_loop(pyspiel.load_game("hanabi", {"players": 2})), s)
+    ours = _rate(pettingzoo_hanabi(), s)
+    print(f"hanabi: OpenSpiel's Hanabi {theirs:,.0f} games/s; detente's Hanabi as a PettingZoo env "
+          f"{ours:,.0f} games/s (ratio {ours / theirs:.3f})")
+
+
+if __name__ == "__main__":
+    main()
