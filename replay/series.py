@@ -16,6 +16,7 @@ from typing import Any
 from bus.log import GameLog
 from games.plugin import resolve
 from games.registry import get_plugin
+from replay.guard import guard, numbers, triples
 from replay.walk import walk
 
 
@@ -66,8 +67,10 @@ def belief_points(log: GameLog, observer: str | None = None) -> list[Point]:
             continue
         if observer is not None and msg["sender"] != observer:
             continue
+        with guard(plugin.name, "beliefs", record["seq"]):  # plugin code (replay/guard.py)
+            read_here = triples(read(msg))
         points += [Point(record["seq"], msg["sender"], subject, quantity, value)
-                   for subject, quantity, value in read(msg) if subject != msg["sender"]]  # of the others
+                   for subject, quantity, value in read_here if subject != msg["sender"]]  # of the others
     return points
 
 
@@ -92,22 +95,26 @@ def state_series(log: GameLog) -> list[dict[str, Any]]:
     last: list[dict[str, float] | None] = [None for _ in charts]
     ends: list[float] = [0 for _ in charts]  # each chart's x at the last state
     steps = 0
+    game = log.header["game"]
     for step in walk(log):
         if not step.changed:
             continue
         steps = step.steps
         for i, read in enumerate(readers):
-            values = read(step.state)
+            with guard(game, f"chart {charts[i].title!r}", step.seq):  # plugin code (replay/guard.py)
+                values = numbers(read(step.state))
             if values is None or values == last[i]:
                 continue
-            x = xs[i](step.state) if xs[i] else steps
+            with guard(game, f"chart {charts[i].title!r} x", step.seq):
+                x = _number(xs[i](step.state)) if xs[i] else steps
             for label, value in values.items():
                 series[i].setdefault(label, []).append([x, value])
             last[i] = values
             ends[i] = x
         for i, x_of in enumerate(xs):
             if x_of is not None and last[i] is not None:
-                ends[i] = x_of(step.state)
+                with guard(game, f"chart {charts[i].title!r} x", step.seq):
+                    ends[i] = _number(x_of(step.state))
     out = []
     for i, (chart, lines, final) in enumerate(zip(charts, series, last)):
         if final is None:
@@ -118,3 +125,10 @@ def state_series(log: GameLog) -> list[dict[str, Any]]:
                 lines[label].append([end, value])
         out.append({"title": chart.title, "x": chart.x, "series": lines})
     return out
+
+
+def _number(value: Any) -> float:
+    """A chart's x, checked (a plugin's x_of returns a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"a chart's x_of returns a number, not {type(value).__name__}")
+    return value

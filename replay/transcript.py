@@ -18,6 +18,7 @@ from actors.address import player_address
 from bus.log import GameLog
 from games.plugin import resolve
 from games.registry import get_plugin
+from replay.guard import guard, text as _text
 from replay.series import belief_series
 from replay.walk import walk
 
@@ -40,7 +41,12 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
     if player is not None and not 0 <= player < players:
         raise TranscriptError(f"player {player} is not a seat (players 0..{players - 1})")
     if plugin.transcript is not None:
-        text, data = resolve(plugin.transcript)(log, player)
+        build = resolve(plugin.transcript)
+        with guard(plugin.name, "transcript"):  # plugin code: any failure is one typed line (replay/guard.py)
+            text, data = build(log, player)
+            _text(text, "a transcript")
+            if not isinstance(data, dict):
+                raise TypeError(f"a transcript's data is a dict, not {type(data).__name__}")
     else:
         data = generic_transcript(log, player)
         text = render_generic(data)

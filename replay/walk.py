@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from bus.codec import load
+from bus.errors import LogError, RejectedByRules
 from bus.log import GameLog
 from bus.messages import Message
 from games.api import State
 from replay.fold import apply_record, initial_state
+from replay.guard import note_walked
 
 
 @dataclass
@@ -40,10 +42,20 @@ class Step:
 
 
 def walk(log: GameLog) -> Iterator[Step]:
-    """Every record of `log` in seq order, with the state after it."""
+    """Every record of `log` in seq order, with the state after it. A record the rules refuse
+    raises RejectedByRules with its seq and offset, as the fold does (never the rules' own error)."""
     state = initial_state(log.header)
     steps = 0
-    for record in log.records:
-        changed = apply_record(state, record["msg"])
+    offsets = log.offsets if len(log.offsets) == len(log.records) else [None] * len(log.records)
+    for record, offset in zip(log.records, offsets):
+        msg = record["msg"]
+        note_walked(record["seq"])  # where a guarded plugin part is reading (replay/guard.py)
+        try:
+            changed = apply_record(state, msg)
+        except LogError:
+            raise
+        except Exception as exc:  # the rules' own error for a move or outcome they cannot apply
+            raise RejectedByRules(offset, f"{msg.get('kind')} refused by the {log.header.get('game')} rules "
+                                  f"({type(exc).__name__}: {str(exc)[:120]})", record["seq"]) from exc
         steps += changed
         yield Step(record=record, state=state, changed=changed, steps=steps)

@@ -79,7 +79,7 @@ def _votes(events: list[dict[str, Any]], day: int, spots: list[tuple[float, floa
     for e in events:
         if e.get("day") == day and e.get("type") in ("protect", "inspect", "guard") and "target" in e:
             actor, target = e.get("actor"), e["target"]
-            if isinstance(actor, int) and 0 <= actor < len(spots) and 0 <= target < len(spots):
+            if isinstance(actor, int) and isinstance(target, int) and 0 <= actor < len(spots) and 0 <= target < len(spots):
                 what = e["type"] + (f" ({e['role']})" if "role" in e else f" ({e['species']})" if "species" in e else "")
                 out.append(_arrow(spots[actor], spots[target], NIGHT, f"p{actor} {what} p{target}", e["type"], actor, target))
     if notes:
