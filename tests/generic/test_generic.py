@@ -162,3 +162,20 @@ print(len(marked), marked.count('kept'), len(causes), len(suggested))
     assert done.returncode == 0, done.stderr[-2000:]
     pacts, kept, causes, suggested = map(int, done.stdout.splitlines()[-1].split())
     assert pacts >= 2 and kept >= 1 and causes >= 1 and suggested >= 4
+
+
+def test_opponent_model_reads_who_played_for_whom():
+    """A seat seen playing the action best for this seat (and worst for itself) looks like a partner;
+    one playing the action worst for this seat, like a saboteur."""
+    io = GenericIntelligenceOffice("p0/io", 1, _Duel(), forgetting=0.9)
+    # per action: [visit share, the other seat's own return, this seat's return]
+    predicted = {"1": {"b": [0.5, 0.2, 0.9], "c": [0.5, 0.8, 0.1]}}
+
+    def types(played):
+        view = {"seat": 0, "observation": {"last": {"1": played}}, "predicted": predicted, "inbox": []}
+        answer = io.update(OfficeRequest(sender="p0", to="p0/io", task="update", turn=5, view=view))
+        return {u.path: u.value for u in answer.updates}[("opponent_types",)]["1"]
+
+    helped, hurt = types("b"), types("c")
+    assert helped["partner"] > 0.5 > helped["saboteur"]
+    assert hurt["saboteur"] + hurt["self-interested"] > 0.9 and hurt["partner"] < 0.05

@@ -60,8 +60,8 @@ class GenericOptions(AgentOptions):
 
 
 _VIEWS = {
-    ("io", "update"): ("beliefs", "inbox", "observation", "pacts", "predicted", "reputation", "seat", "traits",
-                       "trust"),
+    ("io", "update"): ("inbox", "observation", "opponent_types", "pacts", "predicted", "reputation", "seat",
+                       "traits", "trust"),
     ("so", "suggest"): ("observation", "seat"),
     ("so", "deal_utility"): ("inbox", "observation", "seat", "talk"),
     ("fo", "negotiate"): ("deal_values", "inbox", "pacts", "seat", "talk", "traits", "trust"),

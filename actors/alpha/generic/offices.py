@@ -221,12 +221,13 @@ class GenericIntelligenceOffice(IntelligenceOffice):
                         KBUpdate(path=("trust_causes",), value=causes)]
         beliefs = self._types(view, seen, seat)
         if beliefs is not None:
-            updates.append(KBUpdate(path=("beliefs",), value=beliefs))
+            # not "beliefs": games read that section as role certainties (the types are no role)
+            updates.append(KBUpdate(path=("opponent_types",), value=beliefs))
         return Answer(updates=updates)
 
     def _types(self, view: dict[str, Any], seen: dict[int, str], seat: int) -> dict[str, Any] | None:
         predicted = view.get("predicted") or {}
-        old = view.get("beliefs") or {}
+        old = view.get("opponent_types") or {}
         out = {k: v for k, v in sorted(old.items())}
         changed = False
         for p_text, table in sorted(predicted.items()):
