@@ -14,6 +14,9 @@
     POST /api/game/ID/fork  {"at": SEQ, "seats": {"3": "SPEC"}}   (token) play the fork, return its id
 
 `player` absent: the omniscient view; a seat: that seat's point of view (ops/debugger/pov.py).
+Boards, hooks, charts and belief readers are the game's plugin code, run behind the plugin guard
+(replay/guard.py): one that fails on a log answers 422 with the line naming game, part and seq, and
+the server goes on serving every other game and request.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from bus.errors import LogError
 from ops.debugger.game import DebugError, DebugGame
 from ops.debugger.source import Source
 
@@ -37,6 +41,14 @@ class Api:
         self.out = out
 
     def get(self, path: str, query: dict[str, str]) -> Any:
+        """The answer to a GET; a log the core or the game's plugin cannot read this far is a 422
+        with its one line (a plugin part's PluginFault names the game, the part and the seq)."""
+        try:
+            return self._get(path, query)
+        except LogError as exc:
+            raise DebugError(str(exc), 422) from None
+
+    def _get(self, path: str, query: dict[str, str]) -> Any:
         parts = [unquote(p) for p in path.strip("/").split("/")][1:]  # after "api"
         if parts == ["source"]:
             return {"kind": self.source.kind, "name": self.source.root.name, "first": self.source.first_game(),

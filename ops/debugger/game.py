@@ -36,6 +36,7 @@ from games.plugin import PluginError, resolve
 from games.registry import get_plugin
 from ops.debugger.pov import observed
 from replay.fold import apply_record, initial_state
+from replay.guard import guard, guarded, numbers, text
 from replay.series import Scale, belief_points, scales
 from replay.walk import walk
 
@@ -53,21 +54,27 @@ class DebugError(ValueError):
         self.status = status
 
 
-def hooks(plugin_board: str | None) -> dict[str, Callable[..., Any]]:
+def hooks(plugin_board: str | None, game: str | None = None) -> dict[str, Callable[..., Any]]:
     """The optional debugger hooks a game's board module defines next to `board`: `phase(state)`
     (a public label of the phase), `deals(step, memo)` (called on every step of the one walk, with
     a dict of its own to keep between calls: the deal events this record makes, each a dict with
     "deal", "type" (proposed, accepted, rejected, retracted, confirmed, kept, broken, lapsed...),
     "by", "parties", "detail" and "seen_by", the seats that learn of it, None for everyone),
     `seat_names(state)` (public names of the seats, e.g. the powers), `seat_colours(state)` (the
-    colour the board gives each seat, so that the page uses the same one everywhere)."""
+    colour the board gives each seat, so that the page uses the same one everywhere). With `game`,
+    each runs behind the plugin guard as part `board.<hook>` (replay/guard.py; keyword `_seq`)."""
     if not plugin_board:
         return {}
     module = plugin_board.partition(":")[0]
     found = {}
     for name in ("phase", "deals", "seat_names", "seat_colours"):
         try:
-            found[name] = resolve(f"{module}:{name}")
+            hook = resolve(f"{module}:{name}")
+            if name in ("seat_names", "seat_colours"):  # a list of text: made one inside the guard
+                hook = _texts_of(hook)
+            elif name == "deals":
+                hook = _events_of(hook)
+            found[name] = guarded(game, f"board.{name}", hook) if game is not None else hook
         except PluginError:
             continue
     return found
@@ -88,8 +95,9 @@ class DebugGame:
         self.players = len(self.header.get("agents") or ())
         plugin = get_plugin(self.game)
         self.plugin = plugin
-        self._board = resolve(plugin.board) if plugin.board else None
-        self._hooks = hooks(plugin.board)
+        # plugin code runs behind the guard: a failure is a PluginFault naming game, part and seq
+        self._board = guarded(self.game, "board", resolve(plugin.board)) if plugin.board else None
+        self._hooks = hooks(plugin.board, self.game)
         self._lock = threading.RLock()
         self._boards: OrderedDict[tuple[int, int | None], str] = OrderedDict()
         self._views: dict[tuple[str, int | None], Any] = {}
@@ -98,7 +106,8 @@ class DebugGame:
     # -- the one walk ----------------------------------------------------------------------
 
     def _index(self) -> None:
-        charts = [(c.title, resolve(c.read)) for c in self.plugin.charts]
+        charts = [(c.title, guarded(self.game, f"chart {c.title!r}", _numbers_of(resolve(c.read))))
+                  for c in self.plugin.charts]
         phase_of = self._hooks.get("phase")
         self.change_seqs: list[int] = []  # seq of every record that changed the state
         self.change_pos: list[int] = []  # its position in self.records
@@ -114,7 +123,7 @@ class DebugGame:
         for pos, step in enumerate(walk(self.log)):
             state = step.state
             if deals is not None:
-                self.deal_events += [{**e, "seq": step.seq} for e in deals(step, memo)]
+                self.deal_events += [{**e, "seq": step.seq} for e in deals(step, memo, _seq=step.seq)]
             # the generic agent's pacts (core talk, any game), beside the game's own deals
             self.deal_events += [{**e, "seq": step.seq} for e in pact_events(step, pacts)]
             if not step.changed and pos:  # the first record names the opening phase
@@ -124,12 +133,12 @@ class DebugGame:
                 self.change_pos.append(pos)
                 if len(self.change_seqs) % SNAPSHOT_EVERY == 0:
                     self.snapshots.append(state.clone())
-            now = phase_of(state) if phase_of else (f"turn {step.msg['turn']}" if step.msg.get("kind") == "step" else None)
+            now = phase_of(state, _seq=step.seq) if phase_of else (f"turn {step.msg['turn']}" if step.msg.get("kind") == "step" else None)
             if now is not None and now != label:
                 label = now
                 self.phases.append({"seq": step.seq, "label": str(now)})
             for i, (_, read) in enumerate(charts):
-                values = read(state)
+                values = read(state, _seq=step.seq)
                 if values is None or values == last_values[i]:
                     continue
                 for key, value in values.items():
@@ -137,10 +146,8 @@ class DebugGame:
                 last_values[i] = values
         self.chart_points = [c for c in self.chart_points if c["series"]]
         self.snapshots.insert(0, initial_state(self.header))
-        names = self._hooks.get("seat_names")
-        self.seat_names = [str(n) for n in names(self.snapshots[0])] if names else ["" for _ in range(self.players)]
-        colours = self._hooks.get("seat_colours")
-        self.seat_colours = [str(c) for c in colours(self.snapshots[0])] if colours else None
+        self.seat_names, self.seat_colours = seat_hooks(self._hooks, self.snapshots[0], self.players,
+                                                        self.seqs[0] if self.seqs else None)
 
     def last_seq(self) -> int:
         return self.seqs[-1] if self.seqs else -1
@@ -185,7 +192,9 @@ class DebugGame:
             if svg is not None:
                 self._boards.move_to_end(key)
                 return svg
-        svg = self._board(self._state_after(key[0]), seat)
+        svg = self._board(self._state_after(key[0]), seat, _seq=seq)
+        with guard(self.game, "board", seq):
+            text(svg, "a board")
         with self._lock:
             self._boards[key] = svg
             while len(self._boards) > BOARD_CACHE:
@@ -475,6 +484,35 @@ class DebugGame:
         return {"seq": seq, "phase": phases[k]["label"] if k >= 0 else None, "board": self.board(seq, seat)}
 
 
+def seat_hooks(found: dict[str, Callable[..., Any]], state: State, players: int,
+               seq: int | None) -> tuple[list[str], list[str] | None]:
+    """The seats' public names and colours from the board module's hooks (guarded ones, from
+    `hooks(board, game)`), at the game's start (`seq`: its first record)."""
+    names = found["seat_names"](state, _seq=seq) if "seat_names" in found else ["" for _ in range(players)]
+    colours = found["seat_colours"](state, _seq=seq) if "seat_colours" in found else None
+    return names, colours
+
+
+def _texts_of(hook: Callable[[State], Any]) -> Callable[[State], list[str]]:
+    return lambda state: [str(n) for n in hook(state)]
+
+
+def _events_of(hook: Callable[..., Any]) -> Callable[..., list[dict[str, Any]]]:
+    """A deals hook whose answer is checked: a list of event dicts."""
+    def events(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
+        out = list(hook(step, memo))
+        for e in out:
+            if not isinstance(e, dict):
+                raise TypeError(f"a deals hook returns event dicts, not {type(e).__name__}")
+        return out
+    return events
+
+
+def _numbers_of(read: Callable[[State], Any]) -> Callable[[State], Any]:
+    """A chart reader whose answer is checked (inside the guard that wraps it)."""
+    return lambda state: numbers(read(state))
+
+
 def players_of(header: dict[str, Any], names: list[str], roles: Any = None) -> list[dict[str, Any]]:
     """Every seat of a game: address, public name, agent spec (and its role, where given)."""
     out = []
@@ -524,20 +562,24 @@ def head_of(log: GameLog, seat: int | None, target: int | None = None) -> dict[s
         raise DebugError("the game has no records" if seat is None else f"player {seat} observed no record", 404)
     upto = [i for i in mine if target is not None and log.records[i]["seq"] <= target]
     pos = upto[-1] if upto else mine[0]
-    plugin = get_plugin(header.get("game"))
-    found = hooks(plugin.board)
+    game = header.get("game")
+    plugin = get_plugin(game)
+    found = hooks(plugin.board, game)
     state = initial_state(header)
-    names = [str(n) for n in found["seat_names"](state)] if "seat_names" in found else ["" for _ in range(players)]
-    colours = [str(c) for c in found["seat_colours"](state)] if "seat_colours" in found else None
+    names, colours = seat_hooks(found, state, players, log.records[0]["seq"])
     for record in log.records[: pos + 1]:
         apply_record(state, record["msg"])
     seq = log.records[pos]["seq"]
     if "phase" in found:
-        phase = found["phase"](state)
+        phase = found["phase"](state, _seq=seq)
     else:  # the index's rule: the last turn a step record named
         turns = [r["msg"]["turn"] for r in log.records[: pos + 1] if r["msg"].get("kind") == "step"]
         phase = f"turn {turns[-1]}" if turns else None
-    board = resolve(plugin.board)(state, seat) if plugin.board else ""
+    board = ""
+    if plugin.board:
+        draw = resolve(plugin.board)
+        with guard(game, "board", seq):
+            board = text(draw(state, seat), "a board")
     return {**view_title(header, seat, names, colours), "seq": seq, "phase": None if phase is None else str(phase),
             "board": board}
 
