@@ -14,7 +14,6 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
-import numpy as np
 from pydantic import Field
 
 from actors.alpha.builder import AlphaAgent, president_from
@@ -37,8 +36,10 @@ class PolicyOptions(AgentOptions):
     game_options: dict[str, Any] = Field(default_factory=dict)
 
 
-def encode_observation(observation: dict[str, Any]) -> np.ndarray:
-    """A detente observation as the environment gives it: canonical JSON bytes, zero-padded."""
+def encode_observation(observation: dict[str, Any]):
+    """A detente observation as the environment gives it: canonical JSON bytes, zero-padded (a numpy array)."""
+    import numpy as np  # the pettingzoo extra's (numpy is no core dependency)
+
     raw = json.dumps(observation, sort_keys=True, separators=(",", ":")).encode("utf-8")
     if len(raw) > OBSERVATION_BYTES:
         raise ValueError(f"an observation of {len(raw)} bytes (at most {OBSERVATION_BYTES})")
@@ -47,13 +48,17 @@ def encode_observation(observation: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def lowest(observation: np.ndarray, action_mask: np.ndarray) -> int:
+def lowest(observation, action_mask) -> int:
     """A deterministic example policy: the legal action of the lowest number."""
+    import numpy as np
+
     return int(np.flatnonzero(action_mask)[0])
 
 
-def highest(observation: np.ndarray, action_mask: np.ndarray) -> int:
+def highest(observation, action_mask) -> int:
     """Another: the legal action of the highest number."""
+    import numpy as np
+
     return int(np.flatnonzero(action_mask)[-1])
 
 
@@ -64,9 +69,11 @@ class PolicyStrategyOffice(StrategyOffice):
         super().__init__(address, seed)
         self.game = get_game(game)
         self.options = self.game.options(game_options)
-        self.fn: Callable[[np.ndarray, np.ndarray], int] = _resolve(fn)
+        self.fn: Callable[[Any, Any], int] = _resolve(fn)
 
     def suggest(self, request: OfficeRequest) -> Answer:
+        import numpy as np
+
         options, legal = self.options, request.legal
         if not legal:
             return Answer()

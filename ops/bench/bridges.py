@@ -7,7 +7,7 @@
 - a random game of detente's Hanabi as a PettingZoo AEC environment (masked random actions)
   against OpenSpiel's Hanabi (HLE, C++ behind pybind11) in OpenSpiel's loop.
 
-    python -m ops.bench.bridges [--seconds 2] [--stack-games 200]
+    python -m ops.bench.bridges [--seconds 2]
 """
 
 from __future__ import annotations

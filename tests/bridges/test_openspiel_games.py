@@ -2,7 +2,8 @@
 declared distribution, observations that are OpenSpiel's own for that player, joint actions at
 simultaneous nodes, the digest from OpenSpiel's serialisation; played, verified and transcribed by
 the CLI; a missing extra named in one line. (Rules and log conformance of every bridged game run
-with every other registered game in tests/conformance.)"""
+with every other registered game in tests/conformance; a 20-game tournament and its report run
+in tests/bridges/test_docs.py, from the OpenSpiel page.)"""
 
 from __future__ import annotations
 
@@ -122,15 +123,3 @@ def test_a_missing_extra_is_one_line():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "pip install 'detente[openspiel]'" in done.stderr, done.stderr
-
-
-@pytest.mark.ray
-def test_tournament_with_report(tmp_path):
-    spec = tmp_path / "b.toml"
-    spec.write_text('game = "openspiel-bargaining"\ngames = 20\nseed = 4\nbatch = 10\noptions = {max_turns = 4}\n'
-                    '[[lineup]]\nagent = "random"\nlabel = "random"\ncount = 2\n')
-    out = tmp_path / "t"
-    _detente("tournament", "run", str(spec), "--out", str(out), "--runners", "1")
-    report = json.loads(_detente("tournament", "report", str(out), "--format", "json").stdout)
-    text = json.dumps(report)
-    assert "random" in text and '"games": 20' in text.replace(" ", "").replace('"games":20', '"games": 20')

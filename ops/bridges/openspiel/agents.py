@@ -16,7 +16,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
 from pydantic import Field
 
 from actors.alpha.builder import AlphaAgent, president_from
@@ -49,6 +48,7 @@ class MCTSStrategyOffice(StrategyOffice):
         self.o = o
 
     def suggest(self, request: OfficeRequest) -> Answer:
+        import numpy as np  # open_spiel's dependency, as its MCTS
         from open_spiel.python.algorithms import mcts
 
         legal = list(request.legal)

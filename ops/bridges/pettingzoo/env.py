@@ -27,22 +27,21 @@ import json
 import random
 from typing import Any
 
-import numpy as np
-
 from actors.policy import OBSERVATION_BYTES, encode_observation
 from games.api import ACTION_ENCODING, Game, Options, State
 from games.registry import get_game, get_plugin
 
 try:
+    import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
 except ImportError:  # the optional extra is not installed: env() says so
-    spaces, AECEnv = None, object
+    np, spaces, AECEnv = None, None, object
 
 MISSING = "PettingZoo environments need the optional extra: pip install 'detente[pettingzoo]'"
 
 
-def observation_json(observation: np.ndarray) -> dict[str, Any]:
+def observation_json(observation) -> dict[str, Any]:
     """The detente observation an environment's zero-padded JSON bytes hold."""
     return json.loads(bytes(observation).rstrip(b"\0").decode("utf-8"))
 
@@ -132,7 +131,7 @@ class DetenteAEC(AECEnv):
 
     # -- what an agent sees ----------------------------------------------------------------------
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         observation = encode_observation(self.state.observation(seat))
         mask = np.zeros(self.num_actions, np.int8)
