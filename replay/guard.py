@@ -35,17 +35,17 @@ class PluginFault(LogError):
     """A game's plugin part failed on a log: the game, the part, the seq (None: not at a record,
     e.g. a report section over the store) and the cause, in one line."""
 
-    def __init__(self, game: Any, part: str, seq: int | None, cause: BaseException | str):
+    def __init__(self, game: Any, part: str, seq: int | None, cause: BaseException | str, where: str | None = None):
         text = cause if isinstance(cause, str) else _cause(cause)
-        self.game, self.part, self.cause = str(game), part, text
-        where = f"seq {seq}" if seq is not None else "no seq"
-        super().__init__(f"game {self.game}: plugin part {part} failed at {where}: {text}", None, seq)
+        self.game, self.part, self.cause, self.where = str(game), part, text, where
+        at = where if where is not None else f"seq {seq}" if seq is not None else "no seq"
+        super().__init__(f"game {self.game}: plugin part {part} failed at {at}: {text}", None, seq)
 
     def __str__(self) -> str:
         return self.reason
 
     def __reduce__(self):
-        return PluginFault, (self.game, self.part, self.seq, self.cause)
+        return PluginFault, (self.game, self.part, self.seq, self.cause, self.where)
 
 
 def _cause(exc: BaseException) -> str:
@@ -62,9 +62,10 @@ def note_walked(seq: int) -> None:
 
 
 @contextmanager
-def guard(game: Any, part: str, seq: int | None = None) -> Iterator[None]:
+def guard(game: Any, part: str, seq: int | None = None, where: Callable[[], str | None] | None = None) -> Iterator[None]:
     """Run plugin code: any exception but a LogError (already typed: the core's own verdict on the
-    log) leaves as a PluginFault."""
+    log) leaves as a PluginFault. `where`: what the part was reading when not a log's record (a
+    report section: the stored game it was at), asked only on failure."""
     cell: list[int | None] = [None]
     token = _WALKED.set(cell)
     try:
@@ -73,7 +74,8 @@ def guard(game: Any, part: str, seq: int | None = None) -> Iterator[None]:
         raise
     except Exception as exc:  # noqa: BLE001 - plugin code: anything it raises is this log's fault or its bug
         at = seq if seq is not None else _seq_in(exc.__traceback__)
-        raise PluginFault(game, part, at if at is not None else cell[0], exc) from exc
+        at = at if at is not None else cell[0]
+        raise PluginFault(game, part, at, exc, where() if where is not None and at is None else None) from exc
     finally:
         _WALKED.reset(token)
 

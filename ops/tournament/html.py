@@ -83,6 +83,8 @@ def _scores(scores: dict[str, Any]) -> str:
 
 
 def _section(section: dict[str, Any]) -> str:
+    if section.get("unavailable"):
+        return f"<p>Unavailable: {html.escape(section['unavailable'])}</p>"
     rows = [[html.escape(r["label"]), _value(r), "-" if r.get("n") is None else str(r["n"])] for r in section.get("rows", [])]
     out = _table(["", "value [95% CI]", "n"], rows) if rows else ""
     if section.get("histogram"):

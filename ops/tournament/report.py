@@ -135,16 +135,52 @@ def build_report(store: Store) -> dict[str, Any]:
 
 
 def _sections(game: str | None, db: Any) -> list[dict[str, Any]]:
-    """The game's own report sections, as its plugin declares them (none when it declares none)."""
+    """The game's own report sections, as its plugin declares them (none when it declares none).
+    Plugin code runs behind the plugin guard (replay/guard.py): sections that fail, or are not
+    sections, are one section marked unavailable with the fault's line (the rest of the report
+    stands)."""
     from games.plugin import resolve
     from games.registry import UnknownGame, get_plugin
     from ops.tournament.sections import Games
+    from replay.guard import PluginFault, guard
 
     try:
         plugin = get_plugin(game) if game else None
     except UnknownGame:
         return []
-    return resolve(plugin.report)(Games(db)) if plugin is not None and plugin.report else []
+    if plugin is None or not plugin.report:
+        return []
+    report = resolve(plugin.report)
+    games = Games(db)
+
+    def where() -> str:
+        return f"stored game {games.reading}" if games.reading is not None else "the store"
+
+    try:
+        with guard(game, "report", where=where):
+            return [_section_checked(s) for s in report(games)]
+    except PluginFault as exc:
+        return [{"title": f"{game} sections", "unavailable": str(exc), "rows": [], "histogram": None}]
+
+
+def _section_checked(section: Any) -> dict[str, Any]:
+    """A plugin's report section as the report prints it (else a TypeError, inside the guard)."""
+    if not isinstance(section, dict) or not isinstance(section.get("title"), str):
+        raise TypeError(f"a report section is a dict with a title, not {type(section).__name__}")
+    rows = section.get("rows") or []
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("label"), str):
+            raise TypeError(f"a report row is a dict with a label (section {section['title']!r})")
+        value, ci = row.get("value"), row.get("ci")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+            raise TypeError(f"row {row['label']!r} of section {section['title']!r}: value is not a number or text")
+        if ci is not None and not (isinstance(ci, (list, tuple)) and len(ci) == 2
+                                   and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ci)):
+            raise TypeError(f"row {row['label']!r} of section {section['title']!r}: ci is not [lo, hi]")
+    histogram = section.get("histogram")
+    if histogram is not None and not (isinstance(histogram, dict) and all(isinstance(v, int) for v in histogram.values())):
+        raise TypeError(f"section {section['title']!r}: histogram is not {{value: count}}")
+    return section
 
 
 LISTED = 20  # games linked from a report: the first ones, then any aborted or with agent errors
@@ -322,6 +358,8 @@ def format_text(report: dict[str, Any]) -> str:
                   for a in report["agents"]]
     for section in report.get("sections", []):
         lines += ["", section["title"]]
+        if section.get("unavailable"):
+            lines.append(f"  unavailable: {section['unavailable']}")
         lines += [f"  {row['label']:<24} {_value(row)}" for row in section.get("rows", [])]
         if section.get("histogram"):
             lines.append("  distribution: " + ", ".join(f"{k}: {v}" for k, v in section["histogram"].items()))

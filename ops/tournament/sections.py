@@ -26,6 +26,7 @@ class Games:
         self.db = db
         db.execute("create or replace temp view played as select * from games where aborted is null")
         self._n: int | None = None
+        self.reading: str | None = None  # the game id iteration is at (named when a section fails there)
 
     def sql(self, query: str, params: list[Any] | None = None) -> Any:
         """Run `query` (it may read the view `played`); a DuckDB result: `.fetchall()`, `.fetchone()`."""
@@ -46,6 +47,7 @@ class Games:
                     game["teams"] = game["teams"] or [[s] for s in range(len(game["seats"]))]
                     extra = game["extra"]
                     game["extra"] = json.loads(extra) if isinstance(extra, str) else (extra or {})
+                    self.reading = str(game["game_id"])
                     yield game
         finally:
             cursor.close()
