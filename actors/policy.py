@@ -32,7 +32,7 @@ class PolicyOptions(AgentOptions):
 
     roles = ("so",)
     agent = "the policy agent"
-    fn: str = Field(min_length=3, max_length=200)
+    fn: str = Field("actors.policy:lowest", min_length=3, max_length=200)  # default: the lowest-numbered legal action
     game_options: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -1,4 +1,5 @@
-"""OpenSpiel's MCTS bot as a detente Strategy Office: agent `openspiel-mcts`.
+"""OpenSpiel's MCTS bot as a detente Strategy Office (agent `openspiel-mcts`), and OpenSpiel's
+CFR average policy as an agent (`openspiel-cfr`).
 
     detente play openspiel-kuhn_poker --seed 1 --log k.log --agents "openspiel-mcts:simulations=200,random"
 
@@ -9,6 +10,10 @@ rollouts, open_spiel/python/algorithms/mcts.py) on each, and suggests the action
 visit counts (determinised UCT: Cowling, Powley & Whitehouse 2012 call it PIMC search). Its
 generators come from the office's seeded generator, so a game's log is the same bytes for the
 same seed. It plays the bridged OpenSpiel games that can rebuild a position (OBSERVATION_STATE).
+
+`openspiel-cfr` solves the game with OpenSpiel's CFR (Zinkevich et al. 2007; `pyspiel.CFRSolver`,
+`iterations` of it, once a process) and plays its average policy at the seat's information state
+(the observation's `information_state`), drawing from it with the office's seeded generator.
 """
 
 from __future__ import annotations
@@ -88,3 +93,62 @@ def _build(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list:
 AGENTS = [AgentDef("openspiel-mcts", GAMES, _build,
                    "OpenSpiel's MCTS bot, determinised from the seat's observation (bridged games that rebuild a position)",
                    games_in_budget=1, conformance="openspiel-mcts:simulations=20;samples=2")]
+
+
+class CFROptions(AgentOptions):
+    """CFR iterations before play (the average policy's exploitability falls about as 1/sqrt(iterations))."""
+
+    roles = ("so",)
+    agent = "the OpenSpiel CFR agent"
+    iterations: int = Field(500, ge=1, le=100_000)
+
+
+@lru_cache(maxsize=8)
+def _average_policy(game: str, iterations: int):
+    from ops.bridges.openspiel.rules import pyspiel
+
+    detente = get_game(game)
+    solver = pyspiel().CFRSolver(detente.spiel(detente.options({})))
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    return solver, solver.average_policy()  # the policy reads the solver's tables: both kept
+
+
+class CFRStrategyOffice(StrategyOffice):
+    """Suggests one action drawn from CFR's average policy at the seat's information state."""
+
+    def __init__(self, address: str, seed: int, game: str, o: CFROptions):
+        super().__init__(address, seed)
+        self.game, self.o = game, o
+
+    def suggest(self, request: OfficeRequest) -> Answer:
+        legal = list(request.legal)
+        if len(legal) <= 1:
+            return Answer(suggestions=[Suggestion(action=a, utility=1.0) for a in legal])
+        by_id = {int(a.split(" ", 1)[0]): a for a in legal}
+        info = request.view["observation"]["information_state"]
+        probs = [(int(a), float(p)) for a, p in _average_policy(self.game, self.o.iterations)[1].get_state_policy(info)]
+        r, total, pick = self.rng.random(), 0.0, None
+        for action, p in sorted(probs):
+            total += p
+            if pick is None and r < total and action in by_id:
+                pick = by_id[action]
+        pick = pick or by_id[max(a for a, _ in probs if a in by_id)]
+        return Answer(suggestions=[Suggestion(action=pick, utility=1.0)])
+
+
+@lru_cache(maxsize=None)
+def _cfr_agent(game: str) -> AlphaAgent:
+    def so(address: str, seed: int, o: CFROptions) -> CFRStrategyOffice:
+        return CFRStrategyOffice(address, seed, game, o)
+
+    return AlphaAgent(options=CFROptions, president=president_from(views={"so": ("observation",)}), offices={"so": so})
+
+
+def _build_cfr(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list:
+    return _cfr_agent(game).build(game, seat, seed, raw)
+
+
+AGENTS.append(AgentDef("openspiel-cfr", GAMES, _build_cfr,
+                       "OpenSpiel's CFR average policy, played at the seat's information state (small bridged games)",
+                       games_in_budget=1, conformance="openspiel-cfr:iterations=50"))
