@@ -22,6 +22,8 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("werewolves-random-8p", "werewolves", "random", {"players": 8, "tie_rule": "revote_then_random"}, 3),
     ("werewolves-alphawolf-7", "werewolves", "alphawolf", {}, 7),
     ("werewolves-alphawolf-so-2", "werewolves", "alphawolf:offices=so", {}, 2),
+    # the generic agent (any game): search, pacts kept and the trust they earn, in five seats
+    ("werewolves-generic-5p-2", "werewolves", "generic", {"players": 5, "discussion_rounds": 2}, 2),
     # bluffing werewolves (false seer claims) against a village that learns from false claims
     ("werewolves-alphawolf-bluff-1", "werewolves", "alphawolf:params.claim_honesty=0;params.learn_claims=true", {}, 1),
     # the AIWolf 5-player set (possessed, species results, quiet first night), bluffing wolf team
