@@ -641,3 +641,70 @@ def _game_at(f: BinaryIO, name: str, offset: int, game_id: str | None, check: bo
     if not reader.games:
         raise LogError(f"{name}: no game at offset {offset}")
     return reader.games[0], BadFrame(pos, "segment ends before game_end")
+
+
+# --- a game id held twice --------------------------------------------------------------------------
+
+class DuplicateGame(WrongGame):
+    """A log or a segment holding the same game id more than once (a frame duplicated, two copies
+    concatenated, a packed game written twice): readers name every copy and pick none."""
+
+    def __init__(self, name: str, game_id: Any, offsets: list[int]):
+        self.name, self.game_id, self.offsets = name, game_id, list(offsets)
+        where = ", ".join(str(o) for o in offsets)
+        super().__init__(offsets[-1], f"{name} holds game {_short(game_id)} {len(offsets)} times "
+                                      f"(headers at byte offsets {where}): no copy is picked")
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def duplicates(placed: list[tuple[Any, int | None]]) -> dict[str, list[int]]:
+    """Of (game id, header offset) pairs in file order: every game id held more than once, with
+    the offsets of all its copies (ids in the order of their first copy)."""
+    seen: dict[str, list[int]] = {}
+    for game_id, offset in placed:
+        seen.setdefault(str(game_id), []).append(-1 if offset is None else offset)
+    return {gid: offsets for gid, offsets in seen.items() if len(offsets) > 1}
+
+
+def duplicate_in(name: str, games: list[GameLog], game_id: str | None = None) -> DuplicateGame | None:
+    """The DuplicateGame of `games` (read from the file `name`): of `game_id` when given, else of
+    the first id held twice; None when there is none."""
+    found = duplicates([(g.header.get("game_id"), g.header_offset) for g in games])
+    if game_id is not None:
+        found = {k: v for k, v in found.items() if k == str(game_id)}
+    for gid, offsets in found.items():
+        return DuplicateGame(name, gid, offsets)
+    return None
+
+
+def game_offsets(path: str | Path) -> tuple[list[tuple[Any, int]], BadFrame | None]:
+    """(game id, header offset) of every game of a log or segment file, from its header frames
+    alone (a packed game: its first inner frame; records are not decoded): the cheap scan that
+    finds a game id held twice. Stops at the first bad frame (returned)."""
+    placed: list[tuple[Any, int]] = []
+    with _open(path, "log file") as f:
+        if f.read(len(MAGIC)) != MAGIC:
+            raise NotALog(f"{Path(path).name}: not a detente log (bad magic)")
+        try:
+            for offset, payload in _frames(f, len(MAGIC)):
+                kind = _kind(payload)
+                if kind == _RECORD:
+                    continue
+                if kind == _PACKED_GAME:
+                    method, data = _packed_data(offset, payload)
+                    frames = _inflate(data) if method == PACKED else _unzstd(data) if method == ZSTD else _columns(data)
+                    try:
+                        payload = next(iter(frames))[1]
+                    except StopIteration:
+                        raise BadPacking(offset, "packed frame holds no game") from None
+                    except BadFrame as exc:
+                        raise type(exc)(offset, exc.reason, exc.seq) from None
+                item = _map(Budget(MAX_GAME_MEMORY), payload, offset)
+                placed.append((item.get("game_id"), offset))
+        except BadFrame as bad:
+            return placed, bad
+        except OSError as exc:
+            raise LogError(f"cannot read {path}: {exc.strerror}") from None
+    return placed, None

@@ -311,9 +311,11 @@ def _checked_lineup(game_name: str, option_texts: list[str], agents_text: str, s
     return header_of, agents
 
 
-def _load_game(path: str, game_id: str | None):
-    """A game from a log file, or through the index of a tournament folder (needs --game)."""
-    from bus.log import LogFile, read_game_at, read_log
+def _load_game(path: str, game_id: str | None, every: bool = False):
+    """A game from a log file, or through the index of a tournament folder (needs --game). A game
+    id the file (or the game's segment) holds twice is a DuplicateGame naming every copy's offset:
+    no copy is picked (`every`: any id held twice in the file, for commands that read them all)."""
+    from bus.log import LogFile, duplicate_in, read_log
 
     if Path(path).is_dir():
         from ops.tournament.store import load_game
@@ -324,10 +326,15 @@ def _load_game(path: str, game_id: str | None):
         if found is None:
             raise UsageError(f"{path}: no recorded game {game_id!r}")
         game, bad = found
+        _no_copy_in_segment(path, game_id)
         return game, LogFile(games=[game], bad=bad)
     logfile = read_log(path)
     if not logfile.games:
         raise UsageError(f"{path}: no game in log" + (f" ({logfile.bad})" if logfile.bad else ""))
+    twice = duplicate_in(Path(path).name, logfile.games,
+                         None if every else game_id if game_id is not None else logfile.games[0].header.get("game_id"))
+    if twice is not None:
+        raise twice
     if game_id is None:
         return logfile.games[0], logfile
     for game in logfile.games:
@@ -336,12 +343,50 @@ def _load_game(path: str, game_id: str | None):
     raise UsageError(f"{path}: no game {game_id!r}")
 
 
+def _held_twice(path: str | Path, game_id: str | None = None) -> int:
+    """Print a FAIL line for every game id (or `game_id`) the log or segment holds more than once,
+    naming the offsets of its copies; how many there are."""
+    from bus.log import DuplicateGame, LogError, duplicates, game_offsets
+
+    try:
+        placed, _ = game_offsets(path)
+    except LogError:  # not a log at all: the reader proper says why, in one line
+        return 0
+    twice = duplicates(placed)
+    named = [gid for gid in twice if game_id is None or gid == str(game_id)]
+    for gid in named:
+        print(f"FAIL: {DuplicateGame(Path(path).name, gid, twice[gid])}", file=sys.stderr)
+    return len(named)
+
+
+def _no_copy_in_segment(folder: str, game_id: str) -> None:
+    """DuplicateGame if the segment the index names for `game_id` holds that game more than once."""
+    from bus.log import DuplicateGame, duplicates, game_offsets
+    from ops.tournament.store import Store
+
+    with Store(folder, read_only=True) as store:
+        where = store.locate(game_id)
+    if where is not None:
+        segment = Path(folder) / "logs" / where[0]
+        twice = duplicates([p for p in game_offsets(segment)[0] if str(p[0]) == game_id])
+        if twice:
+            raise DuplicateGame(segment.name, game_id, twice[game_id])
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from replay.verify import verify_game
 
+    from bus.log import DuplicateGame
+
     if Path(args.log).is_dir() and args.game is None:
         return _verify_folder(args.log, args.sample)
-    game, logfile = _load_game(args.log, args.game)
+    if not Path(args.log).is_dir() and _held_twice(args.log, args.game):
+        return EXIT_FAILED
+    try:
+        game, logfile = _load_game(args.log, args.game)
+    except DuplicateGame as exc:
+        print(f"FAIL: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     games = [game] if args.game else logfile.games
     for i, game in enumerate(games):
         bad = logfile.bad if i == len(games) - 1 else None  # a bad frame ends the last game read
@@ -380,7 +425,9 @@ def _verify_folder(path: str, sample: int | None) -> int:
     if not where:
         raise UsageError(f"{path}: no recorded games")
     where = _spread(where, sample)
-    progress, failures = Progress(), 0
+    # a segment holding a game twice fails however its indexed copy verifies: the index picks none
+    failures = sum(_held_twice(Path(path) / "logs" / s) for s in sorted({s for _, s, _ in where}))
+    progress = Progress()
     for done, (gid, segment, offset) in enumerate(where, 1):
         try:
             game, bad = read_game_at(Path(path) / "logs" / segment, offset, game_id=gid)
@@ -424,7 +471,8 @@ def _verify_segments(path: str, segments: list[Path], sample: int | None) -> int
         games = len(read_log(segment).games)
         found += [(segment, i) for i in range(games)] if games else [(segment, -1)]
     found = _spread(found, sample)
-    progress, failures, cache = Progress(), 0, (None, None)
+    failures = sum(_held_twice(s) for s in sorted({s for s, _ in found}))  # a game held twice: named, failed
+    progress, cache = Progress(), (None, None)
     for done, (segment, i) in enumerate(found, 1):
         if cache[0] != segment:
             cache = (segment, read_log(segment))
