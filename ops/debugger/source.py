@@ -26,7 +26,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from bus.log import MAGIC, GameLog, LogError, read_game_at, read_game_head, read_log
+from bus.log import MAGIC, GameLog, LogError, duplicate_in, duplicates, read_game_at, read_game_head, read_log
 from ops.debugger.game import DebugError, DebugGame, head_of, head_until, spec_text
 
 CACHE_GAMES = 8  # decoded games kept (a 7-power AlphaDip game of five years is ~100 MB decoded)
@@ -177,6 +177,9 @@ def _read_one(path: Path, game_id: str | None) -> tuple[GameLog, LogError | None
         logfile = read_log(path)
     except LogError as exc:
         raise DebugError(f"{path.name}: {exc}", 422) from None
+    twice = duplicate_in(path.name, logfile.games, game_id) if game_id is not None else None
+    if twice is not None:
+        raise DebugError(str(twice), 409)
     for i, log in enumerate(logfile.games):
         if game_id is None or log.header.get("game_id") == game_id:
             bad = logfile.bad if i == len(logfile.games) - 1 else None
@@ -184,6 +187,10 @@ def _read_one(path: Path, game_id: str | None) -> tuple[GameLog, LogError | None
     if logfile.bad is not None and not logfile.games:
         raise DebugError(f"{path.name}: no game can be read ({logfile.bad})", 422)
     raise DebugError(f"no game {game_id!r} in {path.name}", 404)
+
+
+def _place(root: Path, file: Path, offset: int | None) -> str:
+    return f"{file.relative_to(root)} at byte offset {offset}"
 
 
 def row_of(log: GameLog) -> dict[str, Any]:
@@ -274,6 +281,7 @@ class LogSource(Source):
         self._all: list[dict[str, Any]] = []
         self._offsets: dict[str, int] = {}
         self._pending: dict[str, tuple[GameLog, LogError | None]] = {}
+        self._twice: dict[str, LogError | None] = {}
         self.bad: LogError | None = None
         threading.Thread(target=self._read_all, name="detente-debugger-read", daemon=True).start()
 
@@ -287,6 +295,9 @@ class LogSource(Source):
             self._all = [row_of(g) for g in logfile.games]
             self._offsets = {str(g.header.get("game_id")): g.header_offset for g in logfile.games
                              if g.header_offset is not None}
+            # a game id held twice: listed, but opened as neither copy (a 409 naming both offsets)
+            self._twice = {gid: duplicate_in(self.path.name, logfile.games, gid)
+                           for gid in duplicates([(g.header.get("game_id"), g.header_offset) for g in logfile.games])}
             # the file was just read: its first games are kept rather than read again when opened
             self._pending = {str(g.header.get("game_id")): (g, logfile.bad if g is logfile.games[-1] else None)
                              for g in logfile.games[:CACHE_GAMES]}
@@ -305,6 +316,8 @@ class LogSource(Source):
         return len(self._all) if self._read.is_set() and self._failed is None else None
 
     def _where(self, game_id: str) -> tuple[Path, int] | None:
+        if game_id in self._twice:
+            raise DebugError(str(self._twice[game_id]), 409)
         if game_id == self._first:
             return self.path, len(MAGIC)
         offset = self._offsets.get(game_id) if self._read.is_set() else None
@@ -312,6 +325,8 @@ class LogSource(Source):
 
     def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
         self._wait()
+        if game_id in self._twice:
+            raise DebugError(str(self._twice[game_id]), 409)
         with self._lock:
             pending = self._pending.pop(game_id, None)
         if pending is not None:
@@ -333,6 +348,7 @@ class FolderSource(Source):
     def __init__(self, path: Path):
         super().__init__(path)
         self._files: dict[str, tuple[Path, int | None]] = {}
+        self._twice: dict[str, list[str]] = {}  # game id -> "file at byte offset N" of every copy
         self._all: list[dict[str, Any]] = []
         self.skipped: list[str] = []
         root = path.resolve()
@@ -350,6 +366,9 @@ class FolderSource(Source):
                 if gid not in self._files:
                     self._files[gid] = (file, log.header_offset)
                     self._all.append(row_of(log))
+                else:  # a game id held twice (in one file or two): opened as neither copy
+                    first = self._twice.setdefault(gid, [_place(path, *self._files[gid])])
+                    first.append(_place(path, file, log.header_offset))
             if logfile.bad is not None:
                 self.skipped.append(f"{file.relative_to(path)}: {logfile.bad}")
         if not self._all:
@@ -361,12 +380,20 @@ class FolderSource(Source):
     def _where(self, game_id: str) -> tuple[Path, int] | None:
         if game_id not in self._files:
             raise DebugError(f"no game {game_id!r} in {self.root.name}", 404)
+        self._not_twice(game_id)
         file, offset = self._files[game_id]
         return None if offset is None else (file, offset)
+
+    def _not_twice(self, game_id: str) -> None:
+        if game_id in self._twice:
+            copies = self._twice[game_id]
+            raise DebugError(f"{self.root.resolve().name} holds game {game_id!r} {len(copies)} times ({'; '.join(copies)}): "
+                             "no copy is picked", 409)
 
     def _load(self, game_id: str) -> tuple[GameLog, LogError | None, str]:
         if game_id not in self._files:
             raise DebugError(f"no game {game_id!r} in {self.root.name}", 404)
+        self._not_twice(game_id)
         return _read_one(self._files[game_id][0], game_id)
 
     def _rows(self, filters: dict[str, Any], offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
