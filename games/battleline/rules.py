@@ -993,9 +993,11 @@ class BattleLine(Game):
         return 2
 
     def action_vocabulary(self, options: BattleLineOptions) -> tuple[str, ...]:
-        """Every card to every flag, the guile cards' targets, claims, draws, returns, pass and done, sorted."""
+        """Every card to every flag, the guile cards' targets, claims, draws, returns, Mud's discards,
+        pass and done, sorted."""
         every = [a for row in _PLAY for a in row] + _CLAIM + list(_DRAWS) + ["pass", "done", "play:scout"]
-        every += ["return:" + name for name in NAMES] + _DESERTER + [a for row in _TRAITOR for a in row]
+        every += ["return:" + name for name in NAMES] + ["discard:" + name for name in NAMES]  # Mud's trim
+        every += _DESERTER + [a for row in _TRAITOR for a in row]
         every += [a for row in _REDEPLOY for a in row]
         return tuple(sorted(set(every)))
 

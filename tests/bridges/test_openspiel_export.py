@@ -72,3 +72,14 @@ def test_mcts_agent_same_bytes_under_two_hash_seeds_and_verifies(tmp_path):
                if r["msg"]["kind"] == "office_reply" and r["msg"]["sender"] == "p0/so"]
     # the MCTS office answers one action with its share of the visits (not the random office's 1.0s)
     assert replies and any(len(m["suggestions"]) == 1 and m["suggestions"][0]["utility"] < 1.0 for m in replies)
+
+
+def test_mcts_agent_searches_battleline_from_its_observation():
+    """In detente's own Battle Line (rebuilt from the seat's observation, actions by the encoding)."""
+    from tests.play import play_log
+
+    game = play_log("battleline", 1, ["openspiel-mcts:simulations=10;samples=1;max_length=10", "random"])
+    replies = [r["msg"] for r in game.records if r["msg"]["kind"] == "office_reply" and r["msg"]["sender"] == "p0/so"]
+    searched = [m for m in replies if len(m["suggestions"]) == 1 and m["suggestions"][0]["utility"] < 1.0]
+    assert len(searched) > 10
+    assert not [r for r in game.records if r["msg"]["kind"] in ("error", "fault")]

@@ -9,7 +9,9 @@ what the seat cannot see (`State.resample_hidden`), runs OpenSpiel's MCTSBot (UC
 rollouts, open_spiel/python/algorithms/mcts.py) on each, and suggests the actions by their summed
 visit counts (determinised UCT: Cowling, Powley & Whitehouse 2012 call it PIMC search). Its
 generators come from the office's seeded generator, so a game's log is the same bytes for the
-same seed. It plays the bridged OpenSpiel games that can rebuild a position (OBSERVATION_STATE).
+same seed. It plays the bridged OpenSpiel games that rebuild a position from an observation
+(OBSERVATION_STATE), on their own pyspiel states, and detente's Battle Line, through its action
+encoding: rollouts cut at `max_length` plies score the rules' provisional returns.
 
 `openspiel-cfr` solves the game with OpenSpiel's CFR (Zinkevich et al. 2007; `pyspiel.CFRSolver`,
 `iterations` of it, once a process) and plays its average policy at the seat's information state
@@ -31,6 +33,8 @@ from bus.messages import OfficeRequest, Suggestion
 from games.registry import get_game
 
 GAMES = frozenset({"openspiel-kuhn_poker", "openspiel-leduc_poker"})  # the bridged games with OBSERVATION_STATE
+# detente's own games MCTS plays through the action encoding (OBSERVATION_STATE, ACTION_ENCODING, sequential)
+NATIVE = frozenset({"battleline"})
 
 
 class MCTSOptions(AgentOptions):
@@ -42,6 +46,7 @@ class MCTSOptions(AgentOptions):
     uct_c: float = Field(2.0, gt=0.0, le=100.0)
     rollouts: int = Field(1, ge=1, le=100)
     samples: int = Field(4, ge=1, le=256)
+    max_length: int | None = Field(None, ge=1, le=100_000)  # rollout plies, then the rules' provisional returns
 
 
 class MCTSStrategyOffice(StrategyOffice):
@@ -61,20 +66,87 @@ class MCTSStrategyOffice(StrategyOffice):
             return Answer(suggestions=[Suggestion(action=a, utility=1.0) for a in legal])
         seat = int(request.view["seat"])
         base = self.game.state_from_observation(seat, request.view["observation"])
-        spiel = base.inner.get_game()
+        bridged = hasattr(base, "inner")  # an OpenSpiel game through the bridge: its own pyspiel state
+        spiel = base.inner.get_game() if bridged else _registered(self.game.name)
         visits: dict[int, int] = {}
         for _ in range(self.o.samples):
-            state = base.resample_hidden(seat, self.rng).inner
+            drawn = base.resample_hidden(seat, self.rng)
+            state = drawn.inner if bridged else _SpielView(self.game, drawn, self.rng)
             rs = np.random.RandomState(self.rng.getrandbits(32))
             bot = mcts.MCTSBot(spiel, self.o.uct_c, self.o.simulations,
-                               mcts.RandomRolloutEvaluator(self.o.rollouts, rs), solve=False, random_state=rs)
+                               mcts.RandomRolloutEvaluator(self.o.rollouts, rs, self.o.max_length),
+                               solve=False, random_state=rs)
             root = bot.mcts_search(state)
             for child in root.children:
                 visits[int(child.action)] = visits.get(int(child.action), 0) + int(child.explore_count)
         total = max(1, sum(visits.values()))
-        named = {self.game.action_text(base.inner, seat, a): n for a, n in visits.items()}
+        if bridged:
+            named = {self.game.action_text(base.inner, seat, a): n for a, n in visits.items()}
+        else:
+            opts = self.game.options({})
+            named = {self.game.decode_action(opts, a): n for a, n in visits.items()}
         ranked = sorted((a for a in legal if a in named), key=lambda a: (-named[a], a))
         return Answer(suggestions=[Suggestion(action=a, utility=round(named[a] / total, 4)) for a in ranked[:1]])
+
+
+@lru_cache(maxsize=None)
+def _registered(game: str):
+    """The pyspiel game of detente's `game` (ops/bridges/openspiel/export.py), default options."""
+    from ops.bridges.openspiel.export import register
+    from ops.bridges.openspiel.rules import pyspiel
+
+    register([game])
+    return pyspiel().load_game(f"detente_{game}", {"options": "{}"})
+
+
+class _SpielView:
+    """A detente state seen through the pyspiel.State methods OpenSpiel's Python MCTS calls, actions
+    numbered by the game's encoding. Chance is drawn from `rng` (the office's generator), one
+    outcome of probability 1 to the search; unfinished rollouts score the rules' provisional returns
+    (else the middle of the return bounds)."""
+
+    def __init__(self, game, state, rng):
+        self.game, self.state, self.rng = game, state, rng
+        self.opts = game.options({})
+
+    def clone(self) -> "_SpielView":
+        return _SpielView(self.game, self.state.clone(), self.rng)
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return self.state.is_chance()
+
+    def chance_outcomes(self):
+        return [(0, 1.0)]
+
+    def current_player(self) -> int:
+        if self.state.is_terminal():
+            return -4  # pyspiel.PlayerId.TERMINAL
+        return -1 if self.state.is_chance() else self.state.current_players()[0]
+
+    def legal_actions(self, player=None) -> list[int]:
+        if self.state.is_chance() or self.state.is_terminal():
+            return [0] if self.state.is_chance() else []
+        p = self.state.current_players()[0] if player is None else player
+        return sorted(self.game.encode_action(self.opts, a) for a in self.state.legal_actions(p))
+
+    def apply_action(self, action) -> None:
+        if self.state.is_chance():
+            self.state.apply_chance(self.state.sample_chance(self.rng))
+        else:
+            p = self.state.current_players()[0]
+            self.state.apply_actions({p: self.game.decode_action(self.opts, int(action))})
+
+    def returns(self) -> list[float]:
+        if self.state.is_terminal():
+            return list(self.state.outcome().returns)
+        provisional = self.state.provisional_returns()
+        if provisional is not None:
+            return list(provisional)
+        middle = (self.game.min_return + self.game.max_return) / 2
+        return [middle] * self.game.num_players(self.opts)
 
 
 @lru_cache(maxsize=None)
@@ -90,9 +162,9 @@ def _build(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list:
     return _agent(game).build(game, seat, seed, raw)
 
 
-AGENTS = [AgentDef("openspiel-mcts", GAMES, _build,
-                   "OpenSpiel's MCTS bot, determinised from the seat's observation (bridged games that rebuild a position)",
-                   games_in_budget=1, conformance="openspiel-mcts:simulations=20;samples=2")]
+AGENTS = [AgentDef("openspiel-mcts", GAMES | NATIVE, _build,
+                   "OpenSpiel's MCTS bot, determinised from the seat's observation (games that rebuild a position)",
+                   games_in_budget=1, conformance="openspiel-mcts:simulations=2;samples=1;max_length=4")]
 
 
 class CFROptions(AgentOptions):
