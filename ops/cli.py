@@ -747,6 +747,8 @@ def build_parser() -> argparse.ArgumentParser:
     _play_parser(sub)
     rsub = _replay_parsers(sub)
     _tournament_parsers(sub)
+    from ops.tune import cli as tune_cli  # `detente tune`: options searched by tournaments on Ray Tune
+    tune_cli.add_parser(sub)
     _replay_more_parsers(rsub)
     _plugin_parsers(sub)
     games = sub.add_parser("games", help="list games; with names (or --options): their options, defaults and bounds")
