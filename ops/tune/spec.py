@@ -177,7 +177,8 @@ def field_at(model: type[BaseModel], path: str) -> tuple[Any, Any]:
         fields = getattr(current, "model_fields", None)
         if fields is None or part not in fields:
             known = ", ".join(sorted(fields)) if fields else "none"
-            raise KeyError(f"{'.'.join(parts[:i]) or 'the options'} has no option {part!r} (its options: {known})")
+            parent = ".".join(parts[:i])
+            raise KeyError(f"{'option ' + parent + ' ' if parent else ''}has no option {part!r} (its options: {known})")
         info = fields[part]
         current = info.annotation
     return current, info
