@@ -683,28 +683,38 @@ def game_offsets(path: str | Path) -> tuple[list[tuple[Any, int]], BadFrame | No
     """(game id, header offset) of every game of a log or segment file, from its header frames
     alone (a packed game: its first inner frame; records are not decoded): the cheap scan that
     finds a game id held twice. Stops at the first bad frame (returned)."""
-    placed: list[tuple[Any, int]] = []
     with _open(path, "log file") as f:
-        if f.read(len(MAGIC)) != MAGIC:
-            raise NotALog(f"{Path(path).name}: not a detente log (bad magic)")
         try:
-            for offset, payload in _frames(f, len(MAGIC)):
-                kind = _kind(payload)
-                if kind == _RECORD:
-                    continue
-                if kind == _PACKED_GAME:
-                    method, data = _packed_data(offset, payload)
-                    frames = _inflate(data) if method == PACKED else _unzstd(data) if method == ZSTD else _columns(data)
-                    try:
-                        payload = next(iter(frames))[1]
-                    except StopIteration:
-                        raise BadPacking(offset, "packed frame holds no game") from None
-                    except BadFrame as exc:
-                        raise type(exc)(offset, exc.reason, exc.seq) from None
-                item = _map(Budget(MAX_GAME_MEMORY), payload, offset)
-                placed.append((item.get("game_id"), offset))
-        except BadFrame as bad:
-            return placed, bad
+            return _game_offsets(f, Path(path).name)
         except OSError as exc:
             raise LogError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def parse_game_offsets(data: bytes) -> tuple[list[tuple[Any, int]], BadFrame | None]:
+    """`game_offsets` of a log held in memory."""
+    return _game_offsets(io.BytesIO(data), "log")
+
+
+def _game_offsets(f: BinaryIO, name: str) -> tuple[list[tuple[Any, int]], BadFrame | None]:
+    placed: list[tuple[Any, int]] = []
+    if f.read(len(MAGIC)) != MAGIC:
+        raise NotALog(f"{name}: not a detente log (bad magic)")
+    try:
+        for offset, payload in _frames(f, len(MAGIC)):
+            kind = _kind(payload)
+            if kind == _RECORD:
+                continue
+            if kind == _PACKED_GAME:
+                method, data = _packed_data(offset, payload)
+                frames = _inflate(data) if method == PACKED else _unzstd(data) if method == ZSTD else _columns(data)
+                try:
+                    payload = next(iter(frames))[1]
+                except StopIteration:
+                    raise BadPacking(offset, "packed frame holds no game") from None
+                except BadFrame as exc:
+                    raise type(exc)(offset, exc.reason, exc.seq) from None
+            item = _map(Budget(MAX_GAME_MEMORY), payload, offset)
+            placed.append((item.get("game_id"), offset))
+    except BadFrame as bad:
+        return placed, bad
     return placed, None

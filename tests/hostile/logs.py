@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from bus.codec import pack, unpack
 from bus.errors import LogError
-from bus.log import MAGIC, READ_MEMORY, GameLog, frame, iter_frames, parse_log
+from bus.log import MAGIC, READ_MEMORY, GameLog, duplicates, frame, iter_frames, parse_game_offsets, parse_log
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SMALL = "hanabi-random-2"  # 33 records, 8 KB: cheap to verify thousands of times
@@ -93,6 +93,11 @@ def judge(data: bytes, known: set[Original] | frozenset[Original], verify: bool 
         return Outcome(error=exc)
     assert peak < READ_MEMORY, f"reading took {peak >> 20} MiB"
     assert log.bad is None or isinstance(log.bad, LogError)
+    # the scan verify and show run for a game held twice finds every one the whole read finds
+    read_twice = duplicates([(g.header.get("game_id"), g.header_offset) for g in log.games])
+    scanned_twice = duplicates(parse_game_offsets(data)[0])
+    assert all(scanned_twice.get(gid, [])[: len(offsets)] == offsets for gid, offsets in read_twice.items()), \
+        (read_twice, scanned_twice)
     out = Outcome(games=len(log.games), bad=log.bad)
     for i, game in enumerate(log.games):
         bad = log.bad if i == len(log.games) - 1 else None
