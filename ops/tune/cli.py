@@ -28,6 +28,12 @@ def run_command(args: argparse.Namespace) -> int:
     from ops.tune.spec import load_tune_spec
 
     spec = load_tune_spec(args.spec)
+    try:
+        import optuna  # noqa: F401  (the searcher's library)
+        import ray.tune  # noqa: F401
+    except ImportError as exc:
+        print(f"detente tune needs the tune extra (pip install 'detente[tune]'): {exc}", file=sys.stderr)
+        return 2
     if args.address:
         from actors.ray_placement import check_reachable
 

@@ -154,7 +154,8 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
         tuner = tune.Tuner(
             trainable,
             tune_config=tune.TuneConfig(search_alg=_searcher(spec, space), num_samples=spec.trials,
-                                        max_concurrent_trials=spec.concurrency, metric=METRIC, mode="max"),
+                                        max_concurrent_trials=spec.concurrency, metric=METRIC, mode="max",
+                                        reuse_actors=True),  # a trial's actor serves the next: no process start
             run_config=tune.RunConfig(storage_path=str(storage), name="search", verbose=0,
                                       failure_config=tune.FailureConfig(max_failures=1)),
         )

@@ -20,7 +20,8 @@
     "traits.risk" = { low = 0.0, high = 1.0 }
     "params.bluffs" = { choices = [true, false] }
     [[field]]                    # the agents it plays against, as tournament lineup entries
-    agent = "naive"
+    agent = "naive"              # (an entry labelled "tuned" places the tuned agent's seats there:
+                                 # e.g. partners at seats 0 and 2; then the field is the whole lineup)
 
 Each range is typed by the agent's options model: an integer option gets integer bounds, a range
 reaching past the model's bounds (`ge`, `le`, `gt`, `lt`) is refused, and an option the model
@@ -130,8 +131,11 @@ class TuneSpec(BaseModel):
         """The tournament of one trial (or of the check): the tuned agent with `values` (None:
         its fixed options, the hand-set configuration) against the field."""
         options = self.tuned_options(values or {})
-        lineup = [LineupEntry(agent=self.agent.name, options=options, count=self.agent.count, label=label),
-                  *self.field]
+        tuned = LineupEntry(agent=self.agent.name, options=options, count=self.agent.count, label=label)
+        if any(e.label == TUNED for e in self.field):  # the field places the tuned seats (partners: seats 0 and 2)
+            lineup = [tuned.model_copy(update={"count": e.count}) if e.label == TUNED else e for e in self.field]
+        else:
+            lineup = [tuned, *self.field]
         return parse_spec({"game": self.game, "games": games, "seed": seed, "seating": self.seating,
                            "options": self.options, "batch": self.batch,
                            "lineup": [e.model_dump(mode="json") for e in lineup]}, source="tournament")
