@@ -180,14 +180,16 @@ def _learnt(out: Beliefs, obs: dict[str, Any], inbox: Any, params: WolfParams, m
         if q not in liars and q not in known:
             by_role.setdefault(role, []).append(q)
     credit: dict[int, float] = {}
+    said = {q: results for q, _, results in records}
     for role, rivals in sorted(by_role.items()):
-        k = len(rivals)
+        shares = _liar_shares(rivals, said, params.counter_tell)
         for q in rivals:
-            c = _mix(out[str(q)], role, weight / k)
-            if k > 1:  # at most one is honest: the others lie for the wolves
-                c = {r: (1.0 - (k - 1) / k) * c[r] + (k - 1) / k * liar[r] for r in sorted(c)}
+            share = shares[q]
+            c = _mix(out[str(q)], role, weight * (1.0 - share))
+            if share > 0.0:  # at most one is honest: the others lie for the wolves
+                c = {r: (1.0 - share) * c[r] + share * liar[r] for r in sorted(c)}
             out[str(q)] = normalise(c)
-            credit[q] = weight / k
+            credit[q] = weight * (1.0 - share)
     for q, role, results in records:
         if q in liars:
             continue
@@ -201,6 +203,21 @@ def _learnt(out: Beliefs, obs: dict[str, Any], inbox: Any, params: WolfParams, m
                 c = out[str(target)]
                 out[str(target)] = normalise({r: c[r] * (1.0 - s_q if r == WEREWOLF else 1.0) for r in sorted(c)})
     return fit_counts(out, obs, params)
+
+
+def _liar_shares(rivals: list[int], said: dict[int, list[tuple[str, int, str]]], tell: float) -> dict[int, float]:
+    """Each rival claimant's share of the wolf team's certainty: (k - 1) / k each, except that a
+    claimant who claimed after an earlier rival had called it a werewolf (a counter-claim in its own
+    defence, the bluffer's tell) takes `tell` of one liar's place (ours)."""
+    k = len(rivals)
+    if k < 2:
+        return {q: 0.0 for q in rivals}
+    defensive = [q for i, q in enumerate(rivals)
+                 if any(t == q and s == WEREWOLF for p in rivals[:i] for _, t, s in said.get(p, ()))]
+    if not defensive or len(defensive) == k:
+        return {q: (k - 1) / k for q in rivals}
+    rest = max(0.0, (k - 1 - tell * len(defensive)) / (k - len(defensive)))
+    return {q: (tell if q in defensive else rest) for q in rivals}
 
 
 def liars_seen(obs: dict[str, Any], inbox: Any, me: int) -> list[int]:

@@ -99,6 +99,9 @@ class WolfParams(BaseModel):
     # k rival claimants of one role share (k - 1) / k of wolf-team certainty.
     learn_claims: bool = False
     claim_distrust: float = Field(0.5, ge=0.0, le=1.0)
+    # Of two rival claimants, the one who claimed after the other called it a werewolf is the
+    # likelier liar: it takes this share of the liar's certainty, the other the rest (ours).
+    counter_tell: float = Field(0.8, ge=0.0, le=1.0)
 
     @property
     def bluffs(self) -> bool:

@@ -175,3 +175,14 @@ def test_the_debugger_shows_bluffs_to_the_whole_game_view_only():
     assert bluffs and all(e["seen_by"] == [] for e in bluffs)  # no seat sees it; the omniscient view does
     assert claims and all(e["seen_by"] for e in claims)
     assert len(claims) > len(bluffs)  # the real seer's claims are not bluffs
+
+
+def test_a_defensive_counter_claim_is_the_likelier_lie():
+    """p1 claims seer and calls p2 a werewolf; p2 then claims seer too: p2 is the likelier liar."""
+    params = WolfParams(role_counts={"werewolf": 1, "seer": 1, "doctor": 0}, learn_claims=True)
+    inbox = [_line(1, {"kind": "ww_claim", "role": "seer"}, {"kind": "ww_accuse", "target": 2}),
+             {**_line(2, {"kind": "ww_claim", "role": "seer"}, {"kind": "ww_accuse", "target": 1}), "round": 1}]
+    uniform = {str(q): {"doctor": 0.0, "seer": 0.2, "villager": 0.6, "werewolf": 0.2} for q in range(6)}
+    out = apply_claims(uniform, _obs(known_roles={"5": "villager"}, alive=[0, 1, 2, 3, 4, 5]), inbox, params)
+    assert out["2"]["werewolf"] > 0.6 > out["1"]["werewolf"]
+    assert out["1"]["seer"] > out["2"]["seer"]

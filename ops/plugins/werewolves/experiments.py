@@ -37,6 +37,7 @@ BLUFF = {  # label -> the alphawolf spec in every seat (its params reach both si
 AIWOLF = {
     "alphawolf": "alphawolf",
     "alphawolf-bluff": "alphawolf:params.claim_honesty=0",
+    "alphawolf-bluff-learn": "alphawolf:params.claim_honesty=0;params.learn_claims=true",
     "village-alphawolf-vs-random": "alphawolf:wolves=random",
     "village-random-vs-alphawolf": "alphawolf:village=random",
 }
