@@ -71,7 +71,7 @@ def _scatter(points: list[tuple[float, float, float, float]], title: str, x_labe
     x_lo, x_hi = min(xs), max(xs)
     y_lo, y_hi = min(ys), max(ys)
     x_span, y_span = (x_hi - x_lo) or 1.0, (y_hi - y_lo) or 1.0
-    left, top, bottom = 50, 24, 34
+    left, top, bottom = 50, 40, 34
 
     def px(x: float) -> float:
         return left + (width - left - 20) * (x - x_lo) / x_span
@@ -81,7 +81,7 @@ def _scatter(points: list[tuple[float, float, float, float]], title: str, x_labe
 
     parts = [text(5, 14, title), text(4, py(y_hi) + 4, f"{y_hi:.3g}", 10), text(4, py(y_lo) + 4, f"{y_lo:.3g}", 10),
              text(left, height - 6, f"{x_label} {x_lo:.4g}", 10), text(width - 20, height - 6, f"{x_hi:.4g}", 10, "end"),
-             text(left, top - 2, f"y: {y_label}", 10),
+             text(left, 28, f"y: {y_label}", 10),
              f'<line x1="{left}" y1="{height - bottom}" x2="{width - 20}" y2="{height - bottom}" stroke="#999"/>']
     for x, y, lo, hi in points:
         if math.isfinite(lo) and math.isfinite(hi):
