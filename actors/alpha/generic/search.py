@@ -100,7 +100,7 @@ class Search:
         while len(every) < iterations and (not every or self.work < self.max_work):
             every.append(self._iterate(root, sample(rng), rng, forced or {}))
         iterations = len(every)
-        total = {p: sum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
+        total = {p: math.fsum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
         stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
                      for a, s in sorted(table.items())}
                  for p, table in sorted(root.stats.items())}
