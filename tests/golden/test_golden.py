@@ -25,7 +25,10 @@ def test_every_agent_has_a_golden_game():
     from actors.registry import split_outside
 
     covered = {spec.split(":")[0] for _, _, agents, _, _ in CASES for spec in split_outside(agents, ",")}
-    assert covered | {"ws"} == set(agent_names())  # ws: see cases.py
+    # agents of the optional extras (numpy, open_spiel), which the light interpreter venvs lack:
+    # tests/bridges and the agent conformance suite check their games' bytes under two hash seeds instead
+    extras = {"policy", "openspiel-mcts", "openspiel-cfr"}
+    assert covered | {"ws"} == set(agent_names()) - extras  # ws: see cases.py
     assert sorted(MANIFEST) == sorted(case[0] for case in CASES)
 
 
