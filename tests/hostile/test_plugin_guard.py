@@ -67,6 +67,25 @@ def test_every_part_of_the_test_plugin_holds_on_random_logs():
     assert "('board', " in done.stdout and "('exporter coin-csv', 1)" in done.stdout
 
 
+@pytest.mark.parametrize("name", [g for g in game_names() if get_plugin(g).report])
+def test_report_sections_hold_on_rows_our_writer_made(name, tmp_path):
+    """Rows carrying the outcome `extra` of the game's golden logs: every section available."""
+    from ops.tournament.report import build_report
+    from tests.store_rows import full_row, stored
+
+    logs = [read_log(p).games[0] for p in sorted(GOLDEN.glob(f"{name}-*.log"))]
+    rows = [full_row(i, [f"a{s}" for s in range(len(g.header["agents"]))], g.records[-1]["msg"].get("extra") or {},
+                     winners=list(g.records[-1]["msg"]["winners"])) for i, g in enumerate(logs)
+            if len(g.header["agents"]) == len(logs[0].header["agents"])]
+    store = stored(tmp_path, rows)
+    try:
+        store.set_meta("spec", json.dumps({"game": name}))
+        sections = build_report(store)["sections"]
+    finally:
+        store.close()
+    assert sections and not [s["unavailable"] for s in sections if s.get("unavailable")]
+
+
 def _with_test_plugin(code: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests" / "plugins"), str(ROOT)]),
            "RAY_AUTH_MODE": "disabled"}
