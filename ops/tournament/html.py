@@ -175,7 +175,7 @@ def write_game_pages(folder: str, report: dict[str, Any], out: str, pages: str =
     folder's index), so each of the report's game links resolves; returns how many were written."""
     from pathlib import Path
 
-    from bus.log import read_game_at
+    from bus.log import LogError, read_game_at
     from ops.files import write_text
     from ops.tournament.store import Store
     from ops.transcript_html import transcript_html
@@ -188,6 +188,10 @@ def write_game_pages(folder: str, report: dict[str, Any], out: str, pages: str =
     finally:
         store.close()
     for game_id, (segment, offset) in sorted((k, v) for k, v in where.items() if v is not None):
-        game, _ = read_game_at(Path(folder) / "logs" / segment, offset, game_id=game_id)
-        write_text(target / f"{game_id}.html", transcript_html(game))
+        try:
+            game, _ = read_game_at(Path(folder) / "logs" / segment, offset, game_id=game_id)
+            text = transcript_html(game)
+        except LogError as exc:  # the log, or the game's plugin on it (a PluginFault): the page says so
+            text = page(f"game {game_id}", [("Unavailable", f"<p>{html.escape(str(exc))}</p>")])
+        write_text(target / f"{game_id}.html", text)
     return len(where)

@@ -312,3 +312,26 @@ def test_a_fault_crosses_processes_whole():
     again = pickle.loads(pickle.dumps(fault))
     assert str(again) == str(fault) == "game hanabi: plugin part board failed at seq 12: KeyError: 'x'"
     assert (again.game, again.part, again.seq) == ("hanabi", "board", 12)
+
+
+def test_a_game_page_of_a_report_says_when_its_plugin_fails(broken, tmp_path):
+    from ops.tournament.html import write_game_pages
+    from ops.tournament.report import build_report
+    from ops.tournament.store import Store
+    from tests.hostile.logs import tournament_folder
+
+    tournament_folder(tmp_path / "t", 2)
+
+    def transcript(log, player):
+        for step in walk(log):
+            if step.seq == TRIP:
+                raise KeyError("fireworks")
+
+    broken(transcript=transcript)
+    with Store(tmp_path / "t", read_only=True) as store:
+        report = build_report(store)
+    assert write_game_pages(str(tmp_path / "t"), report, str(tmp_path / "out")) == 2
+    for page in sorted((tmp_path / "out" / "pages").glob("*.html")):
+        text = page.read_text()
+        assert "Unavailable" in text
+        _fault_line(re.search(r"<p>(game hanabi: [^<]*)</p>", text).group(1).replace("&#x27;", "'"), "transcript", TRIP)
