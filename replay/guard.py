@@ -132,7 +132,8 @@ def triples(points: Any) -> list[tuple[str, str, float]]:
     return out
 
 
-def text(value: Any, what: str) -> str:
+def checked_text(value: Any, what: str) -> str:
+    """A part's text answer (a board's SVG, a transcript, an export), checked."""
     if not isinstance(value, str):
         raise TypeError(f"{what} returns text, not {type(value).__name__}")
     return value
@@ -186,7 +187,7 @@ def check_parts(log: Any, boards: int = 40, seats: tuple[int | None, ...] | None
     for i, step in enumerate(walk(log)):
         if i == 0 or (step.changed and step.steps % every == 0) or i == len(log.records) - 1:
             for seat in views:
-                text(board(step.state, seat, _seq=step.seq), "a board")
+                checked_text(board(step.state, seat, _seq=step.seq), "a board")
                 count("board")
             for name in ("phase", "seat_names", "seat_colours"):
                 if name in hooks:
@@ -220,4 +221,4 @@ def export(log: Any, fmt: str) -> str:
     game = log.header.get("game")
     ref = get_plugin(game).exporters[fmt]
     with guard(game, f"exporter {fmt}"):
-        return text(resolve(ref)(log), "an exporter")
+        return checked_text(resolve(ref)(log), "an exporter")

@@ -18,7 +18,7 @@ from actors.address import player_address
 from bus.log import GameLog
 from games.plugin import resolve
 from games.registry import get_plugin
-from replay.guard import guard, text as _text
+from replay.guard import checked_text, guard
 from replay.series import belief_series
 from replay.walk import walk
 
@@ -44,7 +44,7 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
         build = resolve(plugin.transcript)
         with guard(plugin.name, "transcript"):  # plugin code: any failure is one typed line (replay/guard.py)
             text, data = build(log, player)
-            _text(text, "a transcript")
+            checked_text(text, "a transcript")
             if not isinstance(data, dict):
                 raise TypeError(f"a transcript's data is a dict, not {type(data).__name__}")
     else:

@@ -36,7 +36,7 @@ from games.plugin import PluginError, resolve
 from games.registry import get_plugin
 from ops.debugger.pov import observed
 from replay.fold import apply_record, initial_state
-from replay.guard import guard, guarded, numbers, text
+from replay.guard import checked_text, guard, guarded, numbers
 from replay.series import Scale, belief_points, scales
 from replay.walk import walk
 
@@ -194,7 +194,7 @@ class DebugGame:
                 return svg
         svg = self._board(self._state_after(key[0]), seat, _seq=seq)
         with guard(self.game, "board", seq):
-            text(svg, "a board")
+            checked_text(svg, "a board")
         with self._lock:
             self._boards[key] = svg
             while len(self._boards) > BOARD_CACHE:
@@ -579,7 +579,7 @@ def head_of(log: GameLog, seat: int | None, target: int | None = None) -> dict[s
     if plugin.board:
         draw = resolve(plugin.board)
         with guard(game, "board", seq):
-            board = text(draw(state, seat), "a board")
+            board = checked_text(draw(state, seat), "a board")
     return {**view_title(header, seat, names, colours), "seq": seq, "phase": None if phase is None else str(phase),
             "board": board}
 
