@@ -6,7 +6,7 @@ Every plugin part the debugger's index, the charts, the belief series and the tr
 runs behind the guard (a context manager per call: per record for the debugger's hooks, per
 state change for charts). The same work is timed with the guard as shipped and with the guard
 replaced by a pass-through, on three golden logs (Werewolves, Diplomacy, Hanabi with Intelligence
-Offices); the best of `--repeat` runs of each, and their ratio, are printed.
+Offices); the best of `--repeat` interleaved runs of each, and their ratio, are printed.
 """
 
 from __future__ import annotations
@@ -51,13 +51,10 @@ def main(argv: list[str] | None = None) -> None:
             series.belief_series(log)
             transcript.transcript(log)
 
-    def best() -> float:
-        times = []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - start)
-        return min(times)
+    def once() -> float:
+        start = time.perf_counter()
+        work()
+        return time.perf_counter() - start
 
     def use(guard_fn: Any, guarded_fn: Any) -> None:
         for module in modules:
@@ -67,10 +64,13 @@ def main(argv: list[str] | None = None) -> None:
                 module.guarded = guarded_fn
 
     work()  # imports and caches warm
-    use(_pass_through, _pass_through_part)
-    off = best()
-    use(guard.guard, guard.guarded)
-    on = best()
+    offs, ons = [], []
+    for _ in range(args.repeat):  # interleaved, so that a busy machine slows both alike
+        use(_pass_through, _pass_through_part)
+        offs.append(once())
+        use(guard.guard, guard.guarded)
+        ons.append(once())
+    off, on = min(offs), min(ons)
     print(f"index + charts + beliefs + transcripts of {len(logs)} golden logs: guarded {on * 1e3:.1f} ms, "
           f"unguarded {off * 1e3:.1f} ms, ratio {on / off:.3f}")
 
