@@ -21,8 +21,7 @@ walk step or a record), or the last record `replay.walk` handed out inside the g
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from bus.errors import LogError
@@ -61,23 +60,35 @@ def note_walked(seq: int) -> None:
         cell[0] = seq
 
 
-@contextmanager
-def guard(game: Any, part: str, seq: int | None = None, where: Callable[[], str | None] | None = None) -> Iterator[None]:
+class guard:  # noqa: N801 - used as a function: `with guard(game, part, seq):`
     """Run plugin code: any exception but a LogError (already typed: the core's own verdict on the
     log) leaves as a PluginFault. `where`: what the part was reading when not a log's record (a
-    report section: the stored game it was at), asked only on failure."""
-    cell: list[int | None] = [None]
-    token = _WALKED.set(cell)
-    try:
-        yield
-    except LogError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - plugin code: anything it raises is this log's fault or its bug
-        at = seq if seq is not None else _seq_in(exc.__traceback__)
-        at = at if at is not None else cell[0]
-        raise PluginFault(game, part, at, exc, where() if where is not None and at is None else None) from exc
-    finally:
-        _WALKED.reset(token)
+    report section: the stored game it was at), asked only on failure. (A class, not a generator
+    context manager: it runs once per record in the debugger's index, so it is kept cheap.)"""
+
+    __slots__ = ("game", "part", "seq", "where", "cell", "token")
+
+    def __init__(self, game: Any, part: str, seq: int | None = None,
+                 where: Callable[[], str | None] | None = None):
+        self.game, self.part, self.seq, self.where = game, part, seq, where
+        self.cell: list[int | None] | None = None
+
+    def __enter__(self) -> "guard":
+        if self.seq is None:  # where the part is reading: told by replay.walk
+            self.cell = [None]
+            self.token = _WALKED.set(self.cell)
+        return self
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+        if self.cell is not None:
+            _WALKED.reset(self.token)
+        if exc is None or not isinstance(exc, Exception) or isinstance(exc, LogError):
+            return False
+        at = self.seq if self.seq is not None else _seq_in(tb)
+        if at is None and self.cell is not None:
+            at = self.cell[0]
+        where = self.where() if self.where is not None and at is None else None
+        raise PluginFault(self.game, self.part, at, exc, where) from exc
 
 
 def guarded(game: Any, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
