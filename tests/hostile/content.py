@@ -239,3 +239,45 @@ def run_case(log: GameLog, seq: int) -> dict[str, str]:
             assert 400 <= exc.status < 600 and str(exc) and "\n" not in str(exc), (name, exc.status, str(exc))
             out[name] = str(exc.status)
     return out
+
+
+def log_bytes(log: GameLog) -> bytes | None:
+    """The case as a log file our writer's codec would lay out (deltas included); None when the
+    change leaves it unwritable in that form (a removed recipient, say): not valid in form."""
+    from bus.codec import RecordCodec, pack
+    from bus.log import MAGIC, frame
+
+    codec = RecordCodec()
+    try:
+        payloads = [pack(log.header)] + [codec.encode(r["game"], r["seq"], r["cause"], copy.deepcopy(r["msg"]))
+                                         for r in log.records]
+    except Exception:  # noqa: BLE001 - the writer's own refusal: such a file is not one of these cases
+        return None
+    return MAGIC + b"".join(frame(p) for p in payloads)
+
+
+def cli_case(log: GameLog, folder: Path) -> dict[str, int]:
+    """`detente replay transcript`, `show` and every exporter of the game on the case written as a
+    file: each exits 0, or 2 with exactly one line on stderr (never a traceback)."""
+    import contextlib
+    import io
+
+    from games.registry import get_plugin
+    from ops.cli import main
+
+    data = log_bytes(log)
+    if data is None:
+        return {}
+    path = folder / "case.log"
+    path.write_bytes(data)
+    commands = [["replay", "transcript", str(path)], ["replay", "show", str(path)]]
+    commands += [["export", fmt, str(path)] for fmt in sorted(get_plugin(log.header["game"]).exporters)]
+    codes = {}
+    for argv in commands:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+        lines = err.getvalue().splitlines()
+        assert code == 0 or code == 2 and len(lines) == 1 and lines[0].startswith("detente: error: "), (argv, code, lines)
+        codes[" ".join(argv[:2])] = code
+    return codes

@@ -8,10 +8,12 @@ case is checked as the core checks a log (GameLog.check: a typed LogError ends i
 every plugin part of the game runs on it (replay.guard.check_parts: the transcripts of the whole
 game and of seat 0, the belief reader, the charts, the exporters, the board and its hooks at up
 to 4 positions per view), then ten debugger routes (head, meta, the board at the changed record,
-messages, the record, its detail, every board, omniscient and seat views). Each ends in a clean
-answer or a typed error (LogError, PluginFault included; DebugError 4xx/5xx with one line):
-never a traceback, never a case past content.CASE_SECONDS (a hang), resident memory never
-rising past the readers' bound (bus.log READ_MEMORY). Report sections get REPORT_CASES stores
+messages, the record, its detail, every board, omniscient and seat views); one case in four is
+also written as a log file (when our writer's codec can lay it out) and given to `detente replay
+transcript`, `replay show` and each of the game's exporters (exit 0, or 2 with one stderr line).
+Each ends in a clean answer or a typed error (LogError, PluginFault included; DebugError 4xx/5xx
+with one line): never a traceback, never a case past content.CASE_SECONDS (a hang), resident
+memory never rising past the readers' bound (bus.log READ_MEMORY). Report sections get REPORT_CASES stores
 per game whose rows carry a game's outcome `extra` changed the same ways: each report builds,
 a failing section marked unavailable.
 
@@ -20,15 +22,15 @@ ones every run; DETENTE_FUZZ_SCALE=N runs N times as many. Cases per game and pl
 default run (each case runs through every part its game declares; "-": the game declares none;
 cases the core refuses stop before the parts and are counted here all the same):
 
-    game                       transcript beliefs charts board hooks exporters report debugger-API
-    battleline                     40        40      40    40    -       -         6      40
-    diplomacy                      40        40      40    40    40      40        6      40
-    dominoes                       40        40      40    40    -       -        -       40
-    hanabi                         40        40      40    40    40      -         6      40
-    risk                           40        40      40    40    -       -         6      40
-    werewolves                     40        40      40    40    40      -        -       40
-    openspiel-<7 games> (each)     -         -       -     40    -       -        -       40
-    coin_talk (test plugin)        40        40      40    40    -       40       -       40
+    game                       transcript beliefs charts board hooks exporters report debugger-API CLI
+    battleline                     40        40      40    40    -       -         6      40   10
+    diplomacy                      40        40      40    40    40      40        6      40   10
+    dominoes                       40        40      40    40    -       -        -       40   10
+    hanabi                         40        40      40    40    40      -         6      40   10
+    risk                           40        40      40    40    -       -         6      40   10
+    werewolves                     40        40      40    40    40      -        -       40   10
+    openspiel-<7 games> (each)     -         -       -     40    -       -        -       40   10
+    coin_talk (test plugin)        40        40      40    40    -       40       -       40   10
 
 (transcript: the game's own, else the generic one, which is not plugin code: "-" above.)
 """
@@ -56,6 +58,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCALE = float(os.environ.get("DETENTE_FUZZ_SCALE", "1"))
 CASES = max(1, int(40 * SCALE))
 REPORT_CASES = max(1, int(6 * SCALE))
+CLI_EVERY = 4  # one case in 4 also runs the CLI's transcript, show and exporters on it, written as a file
 GAMES = game_names()
 
 
@@ -72,6 +75,9 @@ def run_game(game: str, cases: int) -> dict[str, dict[str, int]]:
         except Exception as exc:
             raise AssertionError(f"{game} case {case} ({kind}, seq {seq}): {type(exc).__name__}: {exc}") from exc
         assert rise < READ_MEMORY, f"{game} case {case}: memory rose {rise >> 20} MiB"
+        if case % CLI_EVERY == case // CLI_EVERY % CLI_EVERY:  # the CLI on the case as a file (every kind in turn)
+            with tempfile.TemporaryDirectory(prefix="detente-content-case-") as tmp, content.deadline():
+                out.update({f"cli {k}": str(v) for k, v in content.cli_case(log, Path(tmp)).items()})
         kinds[kind] = kinds.get(kind, 0) + 1
         for part, verdict in out.items():
             key = f"{part.split(' ')[0]}={verdict}"
@@ -161,7 +167,7 @@ def test_the_docstring_counts_the_cases():
     """The table above says what runs: every game's row, with the parts it declares."""
     doc = __doc__.split("\n\n    game")[1]
     rows = {line.split()[0]: line.split()[1:] for line in doc.splitlines()[1:] if line.strip() and line.startswith("    ")}
-    assert CASES == 40 * SCALE or SCALE != 1
+    assert CASES == 40 * SCALE and CASES // CLI_EVERY == 10 or SCALE != 1
     for game in GAMES:
         plugin = get_plugin(game)
         row = rows.get("openspiel-<7" if game.startswith("openspiel-") else game)
@@ -169,8 +175,8 @@ def test_the_docstring_counts_the_cases():
         if game.startswith("openspiel-"):
             row = row[2:]  # "games> (each)"
         declared = [plugin.transcript, plugin.beliefs, plugin.charts, plugin.board,
-                    board_hooks(game, plugin.board), plugin.exporters, plugin.report, True]
-        expected = [("40" if part != "report" else "6") if d else "-"
-                    for part, d in zip(["t", "b", "c", "bo", "h", "e", "report", "api"], declared)]
+                    board_hooks(game, plugin.board), plugin.exporters, plugin.report, True, True]
+        expected = [{"report": "6", "cli": "10"}.get(part, "40") if d else "-"
+                    for part, d in zip(["t", "b", "c", "bo", "h", "e", "report", "api", "cli"], declared)]
         assert row == expected, f"{game}: the docstring says {row}, the plugin declares {expected}"
     assert len([g for g in GAMES if g.startswith("openspiel-")]) in (0, 7)
