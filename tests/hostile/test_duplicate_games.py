@@ -115,3 +115,16 @@ def test_the_debugger_opens_neither_copy(tmp_path):
             with pytest.raises(DebugError) as caught:
                 api.get(route, {})
             assert caught.value.status == 409 and f"game {gid!r}" in str(caught.value) and where in str(caught.value)
+
+
+def test_a_record_frame_duplicated_is_named_by_verify_and_show(tmp_path):
+    """A record's frame twice: the reader stops at the copy (its seq does not increase) and says where."""
+    frames, _ = iter_frames(golden(SMALL), len(MAGIC))
+    payloads = [p for _, p in frames]
+    path = tmp_path / "record-twice.log"
+    path.write_bytes(MAGIC + b"".join(frame(p) for p in payloads[:6] + [payloads[5]] + payloads[6:]))
+    at = len(MAGIC) + sum(len(frame(p)) for p in payloads[:6])
+    code, _, err = _cli("replay", "verify", path)
+    assert code == 1 and f"bad frame at byte offset {at} (seq 4): seq 4 comes after seq 4" in err
+    code, out, _ = _cli("replay", "show", path)
+    assert code == 0 and f"note: log stops early, bad frame at byte offset {at} (seq 4)" in out
