@@ -1,7 +1,7 @@
 """A PettingZoo-style policy as a detente agent: any callable `(observation, action_mask) -> action
 number`, given exactly what detente's PettingZoo environment (ops/bridges/pettingzoo) would give that seat.
 
-    detente play battleline --seed 1 --log g.log --agents "policy:fn=mypackage.policies:greedy"
+    detente play GAME --seed 1 --log g.log --agents "policy:fn=mypackage.policies:greedy"
 
 The agent is a President with one Strategy Office that asks the policy; the office's suggestion
 (one action, utility 1) is logged like every office's, so replay verifies a deterministic policy.
@@ -28,7 +28,7 @@ OBSERVATION_BYTES = 1 << 16  # bytes of JSON an observation may take (ours: the 
 
 class PolicyOptions(AgentOptions):
     """`fn`: the policy, `module:function`; `game_options`: the options of the environment it was
-    trained in, where they change the action numbering (Hanabi's players, Risk's max_rounds)."""
+    trained in, where they change the action numbering (e.g. a game's player count)."""
 
     roles = ("so",)
     agent = "the policy agent"

@@ -27,7 +27,7 @@ from actors.alpha.traits import Traits
 from bus.messages import ActRequest, Heard, Suggestion, TalkTurn
 from games.registry import get_game
 
-# ours, measured with ops/bench/generic.py (median decision under 50 ms but in Diplomacy):
+# ours, measured with ops/bench/generic.py (median decision under 50 ms in most games; docs/generic-agent.md):
 ITERATIONS = 128  # ISMCTS descents per decision
 MAX_STEPS = 20  # moves per descent before it is cut off (scored by the rules' provisional returns)
 WORK = 2000  # player-moves simulated per search at most (every seat moving at once: fewer descents)
