@@ -9,7 +9,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
 
 from actors.registry import parse_lineup, parse_spec
 from bus.codec import pack_record, unpack

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import pytest
 
 from ops.cli import main
 from ops.tournament.runner import run_tournament
+from tests.processes import kill_session
 from ops.tournament.spec import load_spec
 from ops.tournament.store import Store
 
@@ -67,14 +67,7 @@ def test_java_against_random_killed_and_resumed(tmp_path, classes, local_ray, ca
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and written() < 700_000:
         time.sleep(0.05)  # kill once about a fifth of the games' packed logs (~17 KB each) are written
-    listing = subprocess.run(["ps", "-eo", "pid,sid"], capture_output=True, text=True).stdout
-    for line in listing.splitlines()[1:]:  # the driver, its local Ray, its runners and their JVMs
-        pid, sid = map(int, line.split())
-        if sid == proc.pid:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    kill_session(proc.pid)  # the driver, its local Ray, its runners (and their agents)
     proc.wait()
     summary = run_tournament(load_spec(str(spec)), out, runners=2)
     assert summary.recorded_before > 0 and summary.recorded_before < GAMES, "the kill came too early or too late"

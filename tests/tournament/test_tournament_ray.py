@@ -13,6 +13,7 @@ import pytest
 
 from bus.log import read_game_at
 from ops.tournament.runner import run_tournament
+from tests.processes import kill_session
 from ops.tournament.spec import load_spec
 from ops.tournament.store import Store
 from replay.verify import verify_game
@@ -119,15 +120,7 @@ def test_killed_driver_then_rerun_completes(tmp_path):
 
     while time.monotonic() < deadline and written() < 600_000:
         time.sleep(0.05)  # kill once about a fifth of the 400 games' packed logs (~7 KB each) are written
-    # SIGKILL the driver and every process of its session (its local Ray included)
-    listing = subprocess.run(["ps", "-eo", "pid,sid"], capture_output=True, text=True).stdout
-    for line in listing.splitlines()[1:]:
-        pid, sid = map(int, line.split())
-        if sid == proc.pid:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    kill_session(proc.pid)  # the driver, its local Ray, its runners (and their agents)
     proc.wait()
     summary = run_tournament(load_spec(EXAMPLE, games=400), out)
     assert summary.recorded_before + summary.recorded_now == 400
