@@ -238,7 +238,7 @@ class GenericIntelligenceOffice(IntelligenceOffice):
             # forgetting: the prior drifts back toward uniform before each observation
             prior = {t: self.forgetting * float(prior.get(t, 0.0)) + (1 - self.forgetting) / len(TYPES) for t in TYPES}
             post = {t: prior[t] * _likelihood(table, action, t) for t in TYPES}
-            z = sum(post.values()) or 1.0
+            z = math.fsum(post.values()) or 1.0
             out[p_text] = {t: _r(post[t] / z) for t in TYPES}
             changed = True
         return out if changed else None
@@ -249,7 +249,7 @@ def _likelihood(table: dict[str, list[float]], action: str, kind: str) -> float:
         return v[1] if kind == "self-interested" else v[2] if kind == "partner" else -v[2]
     top = max(score(v) for v in table.values())
     weights = {a: math.exp((score(v) - top) / TEMPERATURE) for a, v in table.items()}
-    return weights[action] / sum(weights.values())
+    return weights[action] / math.fsum(weights.values())
 
 
 # -- the pact ledger (shared by the IO and the FO) ---------------------------------------------
