@@ -746,21 +746,7 @@ class Werewolves(Game):
         seers = min(max(counts[SEER], defaults["seers"].default), n - wolves)
         doctors = min(max(counts[DOCTOR], defaults["doctors"].default), n - wolves - seers)
         options = self.options({"players": n, "werewolves": wolves, "seers": seers, "doctors": doctors})
-        state = WerewolvesState(options)
-        if obs["role"] is not None:
-            left = options.role_multiset()
-            for r in known.values():
-                left.remove(r)
-            state._roles = [known[q] if q in known else left.pop() for q in range(n)]
-        alive = set(obs["alive"])
-        state._alive = [q in alive for q in range(n)]
-        state._phase = END if obs["winner"] is not None else DEAL if obs["role"] is None else obs["phase"]
-        state._day = int(obs["day"])
-        state._candidates = list(obs["candidates"]) or None
-        state._winner = obs["winner"]
-        state._events = [{**e, "to": player} for e in obs["events"]]
-        state._events = [{k: e[k] for k in sorted(e)} for e in state._events]
-        return state
+        return _seen_position(WerewolvesState(options), player, obs, known)
 
     def _state_from_counts(self, player: int, obs: dict[str, Any], known: dict[int, str]) -> WerewolvesState:
         counts, n = obs["role_counts"], int(obs["num_players"])
@@ -770,19 +756,7 @@ class Werewolves(Game):
             "bodyguards": counts.get(BODYGUARD, 0), "mediums": counts.get(MEDIUM, 0),
             "inspect_result": "species" if counts.get(POSSESSED, 0) else "role", "first_night_kill": False,
             "reveal_roles": False, "end_at_parity": True, "tie_rule": "revote_then_random"}))
-        if obs["role"] is not None:
-            left = state._o.role_multiset()
-            for r in known.values():
-                left.remove(r)
-            state._roles = [known[q] if q in known else left.pop() for q in range(n)]
-        alive = set(obs["alive"])
-        state._alive = [q in alive for q in range(n)]
-        state._phase = END if obs["winner"] is not None else DEAL if obs["role"] is None else obs["phase"]
-        state._day = int(obs["day"])
-        state._candidates = list(obs["candidates"]) or None
-        state._winner = obs["winner"]
-        state._events = [{k: e[k] for k in sorted(e)} for e in ({**e, "to": player} for e in obs["events"])]
-        return state
+        return _seen_position(state, player, obs, known)
 
     def actions_seen(self, player: int, observation: dict[str, Any]) -> dict[int, str]:
         """The votes of the last step where `player` saw them: the day vote before a night or a revote,
@@ -881,3 +855,22 @@ def _sides(roles: list[str]) -> tuple[tuple[int, ...], ...]:
     wolves = tuple(q for q, r in enumerate(roles) if r in WOLF_TEAM)
     village = tuple(q for q, r in enumerate(roles) if r not in WOLF_TEAM)
     return tuple(sorted(t for t in (wolves, village) if t))
+
+
+def _seen_position(state: "WerewolvesState", player: int, obs: dict[str, Any], known: dict[int, str]) -> "WerewolvesState":
+    """`state` (a fresh one of the options the observation implies) set to what `player` sees:
+    the roles it knows (the others dealt from what is left), who is alive, the phase, its events."""
+    n = state._o.players
+    if obs["role"] is not None:
+        left = state._o.role_multiset()
+        for r in known.values():
+            left.remove(r)
+        state._roles = [known[q] if q in known else left.pop() for q in range(n)]
+    alive = set(obs["alive"])
+    state._alive = [q in alive for q in range(n)]
+    state._phase = END if obs["winner"] is not None else DEAL if obs["role"] is None else obs["phase"]
+    state._day = int(obs["day"])
+    state._candidates = list(obs["candidates"]) or None
+    state._winner = obs["winner"]
+    state._events = [{k: e[k] for k in sorted(e)} for e in ({**e, "to": player} for e in obs["events"])]
+    return state

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ import pytest
 from bus.log import MAGIC
 from ops.cli import main
 from ops.tournament.store import Store
+from tests.processes import kill_session
 
 pytestmark = pytest.mark.ray
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,18 +57,6 @@ def _stale_bytes(out: Path) -> int:
                for p in (out / "logs").glob("*.dlog"))
 
 
-def _kill_session(leader: int) -> None:
-    """SIGKILL a driver and every process of its session (its own local Ray included)."""
-    listing = subprocess.run(["ps", "-eo", "pid,sid"], capture_output=True, text=True).stdout
-    for line in listing.splitlines()[1:]:
-        pid, sid = map(int, line.split())
-        if sid == leader:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-
 def test_two_drivers_the_second_exits_2_then_a_sigkilled_driver_resumes(tmp_path, capsys):
     out, games = tmp_path / "out", 150
     spec = _spec(tmp_path, games)
@@ -93,7 +81,7 @@ def test_two_drivers_the_second_exits_2_then_a_sigkilled_driver_resumes(tmp_path
         assert second.stdout == ""
         assert first.poll() is None, "the first driver ended before it could be killed: nothing tested"
     finally:
-        _kill_session(first.pid)
+        kill_session(first.pid)
         first.wait()
     # the kernel released the dead driver's lock: the same command resumes and completes
     assert main(["tournament", "run", str(spec), "--out", str(out)]) == 0
