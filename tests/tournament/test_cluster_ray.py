@@ -30,7 +30,7 @@ from ops.tournament.store import Store
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 EXAMPLE = Path("ops/examples/werewolves.toml")
-GAMES, BATCH = 300, 5
+GAMES, BATCH = 900, 5  # a node removed after a dozen of its games goes mid-run even on a quiet box
 NODE = {"num_cpus": 1, "object_store_memory": 80 * 1024 * 1024, "node_ip_address": "127.0.0.1",
         "include_dashboard": False}
 # a dead node noticed after 3 failed health checks a second apart (Ray's defaults: 5, 3 s apart)
