@@ -34,6 +34,7 @@ from actors.external.protocol import (
     parse_answer,
     parse_hello,
 )
+from actors.external import cpu
 from actors.external.transport import ExecTransport, TransportError, WsTransport
 from bus.messages import Limits, Message
 
@@ -56,6 +57,7 @@ class ExecOptions(BaseModel):
     timeout: float = Field(10.0, gt=0, le=3600)  # seconds per decision
     budget: float | None = Field(None, gt=0)  # seconds per game, all decisions together
     stderr: Literal["inherit", "discard"] = "inherit"
+    pin: bool = False  # the agent and the runner share one CPU (actors.external.cpu): for agents that run no threads
 
 
 class WsOptions(BaseModel):
@@ -82,6 +84,7 @@ class Connection:
         self.start_error: str | None = None
         self.failure: str | None = None  # why this game's requests fail at once
         self.used = 0.0  # seconds of this game's budget spent
+        self.kept: tuple[str, dict[str, Any], str] | None = None  # (cwd, options as the header keeps them, their key)
 
     # -- between games ------------------------------------------------------------------------
 
@@ -94,7 +97,8 @@ class Connection:
         opts = self.options
         deadline = time.monotonic() + opts.timeout
         if self.kind == "exec":
-            transport: Any = ExecTransport(list(opts.cmd), opts.cwd, dict(opts.env), opts.stderr, MAX_LINE, self.label)
+            transport: Any = ExecTransport(list(opts.cmd), opts.cwd, dict(opts.env), opts.stderr, MAX_LINE, self.label,
+                                           pin=opts.pin)
         else:
             token = os.environ.get(opts.token_env) if opts.token_env else None
             if opts.token_env and token is None:
@@ -260,15 +264,18 @@ def _key(kind: str, options: dict[str, Any], address: str) -> str:
 def connect(kind: str, raw: dict[str, Any], address: str, role: str) -> tuple[Connection, dict[str, Any]]:
     """The connection for this spec at `address`, started (or `start_error` set), and the
     options as the header keeps them. Raises pydantic's ValidationError on bad options."""
-    options = OPTIONS[kind].model_validate(raw)
     key = _key(kind, raw, address)
     conn = _POOL.get(key)
     if conn is None:
-        conn = _POOL[key] = Connection(kind, options, address, role)
+        conn = _POOL[key] = Connection(kind, OPTIONS[kind].model_validate(raw), address, role)
     conn.ensure()
-    kept = for_header(kind, raw)
-    _BY_HEADER[_key(kind, kept, address)] = conn
-    return conn, kept
+    cwd = os.getcwd()
+    if conn.kept is None or conn.kept[0] != cwd:  # paths are kept relative to where detente runs
+        kept = for_header(kind, raw)
+        conn.kept = (cwd, kept, _key(kind, kept, address))
+    _, kept, kept_key = conn.kept
+    _BY_HEADER[kept_key] = conn
+    return conn, json.loads(json.dumps(kept))  # the caller's own copy
 
 
 def lookup(kind: str, kept: dict[str, Any], address: str, role: str) -> Connection:
@@ -286,6 +293,7 @@ def close_all() -> None:
         conn.close()
     _POOL.clear()
     _BY_HEADER.clear()
+    cpu.release()
 
 
 atexit.register(close_all)

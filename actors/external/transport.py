@@ -15,6 +15,8 @@ import subprocess
 import time
 from typing import Any
 
+from actors.external import cpu
+
 # The environment a child process gets unless its spec says more: what an interpreter needs to be
 # found and to read text, nothing of detente's own (explicit, as the spec's `env` adds to it).
 BASE_ENV = ("HOME", "LANG", "LC_ALL", "PATH", "SYSTEMROOT", "TMPDIR")
@@ -30,8 +32,9 @@ class ExecTransport:
 
     kind = "exec"
 
-    def __init__(self, cmd: list[str], cwd: str, env: dict[str, str], stderr: str, max_line: int, label: str):
-        self.cmd, self.cwd, self.env, self.stderr, self.max_line = cmd, cwd, env, stderr, max_line
+    def __init__(self, cmd: list[str], cwd: str, env: dict[str, str], stderr: str, max_line: int, label: str,
+                 pin: bool = False):
+        self.cmd, self.cwd, self.env, self.stderr, self.max_line, self.pin = cmd, cwd, env, stderr, max_line, pin
         self.label = label  # how errors name the program (never a path outside the project)
         self.proc: subprocess.Popen | None = None
         self.buf = bytearray()
@@ -39,6 +42,8 @@ class ExecTransport:
     def open(self, deadline: float) -> None:
         env = {k: os.environ[k] for k in BASE_ENV if k in os.environ}
         env.update(self.env)
+        if self.pin:
+            cpu.share()  # this thread and the child (which inherits its mask) take turns on one CPU
         try:
             self.proc = subprocess.Popen(
                 self.cmd, cwd=self.cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -1,22 +1,30 @@
 """External agents' cost, side by side in one run: games/s of random 2-player Hanabi with the
-built-in `random` agent, the standalone Python client over stdin/stdout (`exec`), and the same
-policy served on a WebSocket on loopback (`ws`); the round trip of one decision through an `exec`
-connection (median, p99) beside the physical floor measured in the same run: a trivial child
-process echoing one JSON line through the same pipe, read the same way.
+built-in `random` agent, the standalone Python client over stdin/stdout (`exec`, with the agent on
+a CPU of the OS's choosing and with `pin=true`: on the runner's CPU), and the same policy served on
+a WebSocket on loopback (`ws`); the round trip of one decision through an `exec` connection
+(median, p99) beside the physical floor measured in the same run: a trivial child process echoing
+one JSON line through the same pipe, read the same way, in the same placement.
+
+Every kind is measured in turns (rounds of each, one after the other), so a burst of load on a
+shared machine falls on all of them alike; each agent is started before its games are timed (a
+runner starts its agents once for all its games), and the first game's time, with the start, is
+printed apart.
 
 Goals: a decision's round trip at most 1.5x the floor; a game at most 3x the in-process game.
 
-    python -m ops.bench.external [--games 30] [--decisions 3000]
+    python -m ops.bench.external [--games 200] [--decisions 3000] [--rounds 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from actors.external import cpu
 from actors.external.connection import Connection, ExecOptions, close_all
 from actors.external.protocol import encode
 from actors.external.transport import ExecTransport
@@ -37,11 +45,17 @@ FIXED = ("import sys\nfor line in sys.stdin:\n"
          "        sys.stdout.write('[{\"kind\":\"act\",\"turn\":0,\"action\":\"play:1\"}]\\n'); sys.stdout.flush()\n")
 
 
-def games_per_second(agents: str, games: int) -> float:
-    t0 = time.perf_counter()
-    for seed in range(games):
-        record(make_header("hanabi", seed, parse_lineup(agents, 2)))
-    return games / (time.perf_counter() - t0)
+class Placement:
+    """The bench's thread either on one CPU with the agents it starts (`pin=true`) or on any."""
+
+    def __init__(self) -> None:
+        self.everywhere = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        self.cpu = cpu.share()  # claimed once for the whole run
+        self.set(False)
+
+    def set(self, pinned: bool) -> None:
+        if self.everywhere is not None and self.cpu is not None:
+            os.sched_setaffinity(0, {self.cpu} if pinned else self.everywhere)
 
 
 def a_request() -> ActRequest:
@@ -60,67 +74,123 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
 
 
-def floor(request: ActRequest, n: int) -> list[float]:
-    """Seconds a line of the request's size takes through a child that echoes it (same transport)."""
-    transport = ExecTransport([sys.executable, "-c", ECHO], ".", {}, "inherit", 1 << 20, "echo")
-    transport.open(time.monotonic() + 10)
-    line = encode(request.model_dump(mode="json"))
-    out = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        transport.send(line, time.monotonic() + 10)
-        transport.recv(time.monotonic() + 10)
-        out.append(time.perf_counter() - t0)
-    transport.close()
-    return out
+class Echo:
+    """The floor: a child echoing each line, through the same transport."""
+
+    def __init__(self, request: ActRequest):
+        self.transport = ExecTransport([sys.executable, "-c", ECHO], ".", {}, "inherit", 1 << 20, "echo")
+        self.transport.open(time.monotonic() + 10)
+        self.line = encode(request.model_dump(mode="json"))
+
+    def __call__(self) -> None:
+        self.transport.send(self.line, time.monotonic() + 10)
+        self.transport.recv(time.monotonic() + 10)
 
 
-def decisions(request: ActRequest, n: int, cmd: list[str]) -> list[float]:
-    """Seconds one decision takes through an exec connection to the client `cmd`."""
-    conn = Connection("exec", ExecOptions(cmd=cmd, stderr="discard"), "p0", "player")
-    conn.ensure()
-    conn.begin_game({"game": "hanabi", "game_id": "bench", "seed": 1, "agents": [{}, {}], "options": {}}, 0)
-    out = []
-    for _ in range(n):
+class Asking:
+    """One decision through an exec connection to the client `cmd`."""
+
+    def __init__(self, request: ActRequest, cmd: list[str]):
+        self.request = request
+        self.conn = Connection("exec", ExecOptions(cmd=cmd, stderr="discard"), "p0", "player")
+        self.conn.ensure()
+        self.conn.begin_game({"game": "hanabi", "game_id": "bench", "seed": 1, "agents": [{}, {}], "options": {}}, 0)
+
+    def __call__(self) -> None:
+        self.conn.request(self.request)
+
+
+class Games:
+    """Games of random 2-player Hanabi with one lineup, seeds counted on from round to round."""
+
+    def __init__(self, agents: str):
+        self.lineup = parse_lineup(agents, 2)
         t0 = time.perf_counter()
-        conn.request(request)
-        out.append(time.perf_counter() - t0)
-    conn.close()
-    return out
+        record(make_header("hanabi", 0, self.lineup))  # starts the lineup's agents
+        self.first = time.perf_counter() - t0
+        self.seed, self.seconds = 1, 0.0
+
+    def play(self, n: int) -> None:
+        t0 = time.perf_counter()
+        for seed in range(self.seed, self.seed + n):
+            record(make_header("hanabi", seed, self.lineup))
+        self.seconds += time.perf_counter() - t0
+        self.seed += n
+
+    def per_second(self) -> float:
+        return (self.seed - 1) / self.seconds
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="external agents against the built-in random agent")
-    parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=200, help="games of each kind (default 200)")
+    parser.add_argument("--decisions", type=int, default=3000, help="decisions of each kind (default 3000)")
+    parser.add_argument("--rounds", type=int, default=10, help="turns the kinds take (default 10)")
     parser.add_argument("--client", default=str(CLIENT), help="the client program (default: the standalone Python one)")
     args = parser.parse_args(argv)
-    client = Path(args.client)
+    client = [sys.executable, str(Path(args.client))]
     sys.path.insert(0, str(WS_AGENT.resolve()))
     import ws_random_agent
 
+    place = Placement()
     request = a_request()
-    echo = floor(request, args.decisions)
-    fixed = decisions(request, args.decisions, [sys.executable, "-c", FIXED])
-    asked = decisions(request, args.decisions, [sys.executable, str(client)])
-    echo_med, echo_p99 = percentiles(echo)
-    print(f"one decision (a {len(encode(request.model_dump(mode='json')))}-byte act request), {args.decisions} each:")
-    print(f"  floor, a child echoing the line:       median {echo_med * 1e6:.0f} us, p99 {echo_p99 * 1e6:.0f} us")
-    for what, samples in (("exec, a client answering unread:", fixed), ("exec, the standalone Python client:", asked)):
-        med, p99 = percentiles(samples)
-        print(f"  {what:<38} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / echo_med:.2f}x the floor (goal <= 1.5x)")
-    inline = games_per_second("random", args.games)
-    over_exec = games_per_second(f'exec:cmd=["{sys.executable}","{client}"];stderr="discard"', args.games)
+    kinds: dict[str, tuple[bool, object]] = {}
+    for pinned in (False, True):  # a child keeps the mask it was started with
+        place.set(pinned)
+        where = "pinned" if pinned else "any"
+        kinds[f"floor/{where}"] = (pinned, Echo(request))
+        kinds[f"fixed/{where}"] = (pinned, Asking(request, [sys.executable, "-c", FIXED]))
+        kinds[f"client/{where}"] = (pinned, Asking(request, client))
+    samples: dict[str, list[float]] = {name: [] for name in kinds}
+    each = max(1, args.decisions // args.rounds)
+    for _ in range(args.rounds):
+        for name, (pinned, call) in kinds.items():
+            place.set(pinned)
+            out = samples[name]
+            for _ in range(each):
+                t0 = time.perf_counter()
+                call()
+                out.append(time.perf_counter() - t0)
+    place.set(False)
+    for _, call in kinds.values():
+        if isinstance(call, Asking):
+            call.conn.close()
+        else:
+            call.transport.close()
+
+    print(f"one decision (a {len(encode(request.model_dump(mode='json')))}-byte act request), {each * args.rounds} of each kind:")
+    for where, title in (("any", "the agent on a CPU of the OS's choosing"), ("pinned", "the agent on the bench's CPU (pin=true)")):
+        floor_med, floor_p99 = percentiles(samples[f"floor/{where}"])
+        print(f"  {title}:")
+        print(f"    floor, a child echoing the line:      median {floor_med * 1e6:.0f} us, p99 {floor_p99 * 1e6:.0f} us")
+        for kind, what in (("fixed", "a client answering unread:"), ("client", "the standalone Python client:")):
+            med, p99 = percentiles(samples[f"{kind}/{where}"])
+            print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / floor_med:.2f}x the floor (goal <= 1.5x)")
+
+    exec_spec = f'exec:cmd=["{sys.executable}","{Path(args.client)}"];stderr="discard"'
     server, url = ws_random_agent.start()
     try:
-        over_ws = games_per_second(f"ws:url={url}", args.games)
+        lineups = {"built-in random": (False, "random"), "exec": (False, exec_spec),
+                   "exec, pin=true": (True, exec_spec + ";pin=true"), "ws (loopback)": (False, f"ws:url={url}")}
+        games: dict[str, Games] = {}
+        for name, (pinned, agents) in lineups.items():
+            place.set(pinned)
+            games[name] = Games(agents)
+        per_round = max(1, args.games // args.rounds)
+        for _ in range(args.rounds):
+            for name, (pinned, _) in lineups.items():
+                place.set(pinned)
+                games[name].play(per_round)
+        place.set(False)
     finally:
         close_all()
         server.shutdown()
-    print(f"random 2-player Hanabi, {args.games} games each:")
-    print(f"  built-in random: {inline:.1f} games/s")
-    print(f"  exec (stdin/stdout): {over_exec:.1f} games/s -> a game takes {inline / over_exec:.2f}x (goal <= 3x)")
-    print(f"  ws (loopback): {over_ws:.1f} games/s -> a game takes {inline / over_ws:.2f}x")
+    inline = games["built-in random"].per_second()
+    print(f"random 2-player Hanabi, {per_round * args.rounds} games of each kind (the agents started before):")
+    for name, g in games.items():
+        ratio = "" if name == "built-in random" else f" -> a game takes {inline / g.per_second():.2f}x" + (
+            " (goal <= 3x)" if name.startswith("exec") else "")
+        print(f"  {name + ':':<17} {g.per_second():6.1f} games/s{ratio}   (first game, with the start: {g.first * 1e3:.0f} ms)")
 
 
 if __name__ == "__main__":

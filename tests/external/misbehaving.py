@@ -3,6 +3,7 @@ only. `python misbehaving.py MODE [TURN]` plays random legal moves, then at deci
 2) of each game does what MODE says:
 
   good        never misbehaves (its hello's version is its process id: tests tell processes apart)
+  cpus        never misbehaves (its hello's version is the CPUs it may run on, as "0,1")
   no-hello    answers hello with something else       silent     never writes its hello
   die         exits                                    hang       sleeps for an hour
   wrong-turn  acts for another turn                    bad-json   writes a line that is not JSON
@@ -37,7 +38,8 @@ def main():
             if MODE == "no-hello":
                 say({"kind": "act", "turn": 0, "action": "x"})
                 continue
-            say({"kind": "hello", "protocol": 1, "name": f"misbehaving-{MODE}", "version": str(os.getpid())})
+            version = ",".join(map(str, sorted(os.sched_getaffinity(0)))) if MODE == "cpus" else str(os.getpid())
+            say({"kind": "hello", "protocol": 1, "name": f"misbehaving-{MODE}", "version": version})
         elif kind == "game_start":
             rng = random.Random(msg["seed"] * 64 + msg["seat"])
         elif kind in ("game_end", "bye"):
@@ -46,7 +48,7 @@ def main():
         elif kind == "act_request":
             turn = msg["turn"]
             action = rng.choice(msg["legal"])
-            if turn >= AT and MODE != "good":
+            if turn >= AT and MODE not in ("good", "cpus"):
                 if MODE == "slow":
                     time.sleep(0.1)
                     say([{"kind": "act", "turn": turn, "action": action}])
