@@ -234,20 +234,25 @@ def run_tournament(
     address: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     max_restarts: int = 8,
+    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> RunSummary:
     """Play every game of `spec` not yet recorded in `out`; returns what happened. Raises
-    FolderBusy at once if another driver holds `out`, StorageError if `out` cannot be written."""
+    FolderBusy at once if another driver holds `out`, StorageError if `out` cannot be written.
+    `runners`: how many runner actors (default: one per CPU of the cluster); 0 plays every game
+    in this process, with the same runner code, segments and store (a tuning trial does).
+    `on_rows` hears the rows of the games this run records, batch by batch, as the store gets them."""
     out = Path(out).absolute()  # runners on other nodes (other working folders) write there too
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise storage_error(str(out), exc) from None
     with FolderLock(out):
-        return _run_locked(spec, out, runners, address, on_progress, max_restarts)
+        return _run_locked(spec, out, runners, address, on_progress, max_restarts, on_rows)
 
 
 def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: str | None,
-                on_progress: Callable[[int, int], None] | None, max_restarts: int) -> RunSummary:
+                on_progress: Callable[[int, int], None] | None, max_restarts: int,
+                on_rows: Callable[[list[dict[str, Any]]], None] | None = None) -> RunSummary:
     faults = injected_faults()
     store = Store(out)
     try:
@@ -264,17 +269,24 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
             on_progress(before, spec.games)
         if before == spec.games:
             return RunSummary(spec.games, before, 0, [], 0, 0, 0.0)
-        import ray
+        if runners == 0:  # played here: no runner process to start (see _LocalPool)
+            k = 1
+            pool: Any = _LocalPool(str(out), spec.model_dump(mode="json"), faults, on_start=_placement_log(out))
+        else:
+            import ray
 
-        _join(address)
-        k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        k = min(k, -(-(spec.games - before) // spec.batch))
-        pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts, faults,
-                     on_start=_placement_log(out))
+            _join(address)
+            k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            k = min(k, -(-(spec.games - before) // spec.batch))
+            pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts, faults,
+                         on_start=_placement_log(out))
         failed: list[dict[str, Any]] = []
         for rows in pool.results(pending_batches(spec.games, done, spec.batch)):
             failed += [r for r in rows if "error" in r]
-            recorder.add([r for r in rows if "error" not in r])
+            recorded = [r for r in rows if "error" not in r]
+            recorder.add(recorded)
+            if on_rows:
+                on_rows(recorded)
             if on_progress:
                 on_progress(before + recorder.written + len(recorder.pending), spec.games)
         recorder.flush()
@@ -343,6 +355,67 @@ def pending_batches(games: int, done: set[int], batch: int) -> Iterator[list[int
                 current = []
     if current:
         yield current
+
+
+class _LocalPool:
+    """The runner's work done in this process (`runners=0`): the same BatchPlayer, segments and
+    rows as a runner actor's, without a process to start or results to ship, for a caller that is
+    itself one CPU's worth of work (a tuning trial, which Ray Tune already runs in a process of its
+    own). Batches are played one after the other; a batch that ends in an aborted game gets a
+    fresh player for the rest (as _Pool replaces such a runner; a thread the abort left behind
+    stays in this process until the game it plays ends)."""
+
+    def __init__(self, out: str, spec_data: dict[str, Any], faults: dict[str, int] | None,
+                 on_start: Callable[[str, dict[str, Any]], None] | None):
+        self.out, self.spec_data, self.faults, self.on_start = out, spec_data, dict(faults or {}), on_start
+        self.run_tag = uuid.uuid4().hex[:8]  # segment names only; never part of a log
+        self.serial = self.restarts = 0
+        self.placement: dict[str, dict[str, Any]] = {}
+        self.player = self._start()
+
+    def _start(self) -> BatchPlayer:
+        self.serial += 1
+        runner_id = f"{self.run_tag}-h{self.serial:03d}"
+        player = BatchPlayer(self.out, self.spec_data, runner_id, self.faults)
+        where = {"node": _node_id(), "ip": "127.0.0.1", "host": socket.gethostname(), "pid": os.getpid()}
+        self.placement[runner_id] = where
+        if self.on_start is not None:
+            self.on_start(runner_id, where)
+        return player
+
+    def results(self, batches: Iterator[list[int]]):
+        requeue: list[list[int]] = []
+        while True:
+            batch = requeue.pop(0) if requeue else next(batches, None)
+            if batch is None:
+                return
+            try:
+                rows = self.player.play(batch)
+            except OSError as exc:  # its segment cannot be written (a full disk): as a runner's
+                raise storage_error(str(exc.filename or Path(self.out) / "logs"), exc) from None
+            played = {r["idx"] for r in rows}
+            rest = [i for i in batch if i not in played]
+            if rest or any(r.get("aborted") for r in rows):
+                self.player.close()
+                self.player = self._start()
+                if rest:
+                    requeue.insert(0, rest)
+            yield rows
+
+    def close(self) -> None:
+        self.player.close()
+
+
+def _node_id() -> str:
+    """The Ray node this process runs on, where Ray is up ("local" where it is not)."""
+    try:
+        import ray
+
+        if ray.is_initialized():
+            return ray.get_runtime_context().get_node_id()
+    except Exception:
+        pass
+    return "local"
 
 
 class _Pool:

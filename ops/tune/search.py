@@ -9,10 +9,12 @@ tournament, on Ray Tune.
   OUT/trials/<key>/: the same store, logs and resume as `detente tournament run`. Every trial
   plays the same seeds (drawn from the tuning seed: common random numbers, so trials differ by
   their configuration only); `key` is a hash of the configuration.
-- Resources: a trial itself holds no CPU (its placement group asks for 1 MiB of memory only);
-  its runners (one CPU each, placed by the runner with Ray's SPREAD strategy, outside the trial's
-  group) number CPUs // concurrency, so `concurrency` trials' runners fit in the cluster at once
-  and none waits on another's.
+- Resources: a trial plays with `runners` runners (default CPUs // concurrency, so the runners
+  of `concurrency` trials fit in the cluster at once and none waits on another's). A trial of one
+  runner plays its games in its own process (the tournament runner's `runners=0`) and holds one
+  CPU: Tune keeps that process from trial to trial, so a trial starts nothing. A trial of more
+  runners holds no CPU itself (its placement group asks for 1 MiB of memory only); its runner
+  actors, one CPU each, are placed by the tournament runner with Ray's SPREAD strategy.
 - Resume: Tune's experiment state is in OUT/ray/search; rerunning the same command restores it
   (Tuner.restore): finished trials are kept, never run again; a trial cut by the kill starts
   again on its configuration and its tournament resumes from its store (games recorded are not
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ops.tournament.spec import SpecError
-from ops.tune.objective import apart, read_objective
+from ops.tune.objective import apart, game_values, read_objective, summarise
 from ops.tune.spec import DEFAULTS, TUNED, TuneSpec, trial_key, typed_space
 
 META = "tune.json"
@@ -72,10 +74,16 @@ def _trial(config: dict[str, Any], spec_data: dict[str, Any] = None, out: str = 
     folder = Path(out) / "trials" / key
     started = time.time()
     tournament = spec.tournament(values, spec.search_seed(), spec.games)
+    rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
-    summary = run_tournament(tournament, folder, runners=runners)
+    summary = run_tournament(tournament, folder, runners=runners, on_rows=rows.extend)
     played = time.perf_counter() - t0
-    result = read_objective(folder, TUNED, spec.objective, spec.roles)
+    if summary.recorded_before:  # resumed: games recorded before are in the store only
+        result = read_objective(folder, TUNED, spec.objective, spec.roles)
+    else:  # every game of the trial went by here: no need to open the store again
+        rows.sort(key=lambda r: r["idx"])
+        result = summarise(game_values([(r["seats"], r["scores"], r["winners"], r["roles"]) for r in rows],
+                                       TUNED, spec.objective, spec.roles))
     (folder / "trial.json").write_text(json.dumps({"values": values, "result": result}, sort_keys=True) + "\n")
     tune.report({METRIC: result["value"] if not math.isnan(result["value"]) else -math.inf,
                  "lo": result["lo"], "hi": result["hi"], "n": result["n"], "key": key,
@@ -102,6 +110,8 @@ def _searcher(spec: TuneSpec, space: dict[str, dict[str, Any]]):
     if spec.algorithm == "random":
         sampler = optuna.samplers.RandomSampler(seed=seed)
     else:
+        import cmaes  # noqa: F401  (about a second to import, with SciPy: paid at the start, not between trials)
+
         # the first `concurrency` trials drawn at random (CMA-ES needs a start), choices always so
         sampler = optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=max(1, min(spec.concurrency, spec.trials // 4)),
                                                independent_sampler=optuna.samplers.RandomSampler(seed=seed),
@@ -138,13 +148,17 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
     space = typed_space(spec)
     os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", "1")  # Tune's state snapshot: often (trials are long)
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
+    # no CSV/JSON/TensorBoard result files a trial: each trial writes its own trial.json, and the
+    # loggers cost a trial of quick games several percent of its time
+    os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
     _join(address)
     cpus = int(ray.cluster_resources().get("CPU", 1))
-    runners = max(1, cpus // spec.concurrency)
+    runners = spec.runners or max(1, cpus // spec.concurrency)
     say(f"{spec.trials} trials of {spec.games} games, {spec.concurrency} at once, {runners} runner(s) each on {cpus} CPUs")
+    here = runners == 1  # the trial's own process plays its games (see the module's docstring)
     trainable = tune.with_resources(
-        tune.with_parameters(_trial, spec_data=spec.model_dump(mode="json"), out=str(out), runners=runners),
-        {"cpu": 0, "memory": 1 << 20})  # the trial holds no CPU: its runners take them (see the module doc)
+        tune.with_parameters(_trial, spec_data=spec.model_dump(mode="json"), out=str(out), runners=0 if here else runners),
+        {"cpu": 1} if here else {"cpu": 0, "memory": 1 << 20})
     storage = out / "ray"
     t0 = time.perf_counter()
     if tune.Tuner.can_restore(str(storage / "search")):

@@ -4,7 +4,9 @@
     games = 200                  # games per trial (each trial is one tournament of this many)
     seed = 1                     # the tuning seed: the search's tournaments, the check's and the sampler's
     trials = 16                  # configurations tried
-    concurrency = 2              # trials at once (each gets CPUs // concurrency runners)
+    concurrency = 2              # trials at once
+    runners = 1                  # runners a trial plays with (default: CPUs // concurrency); a trial
+                                 # of one runner plays its games in its own process, nothing to start
     algorithm = "cmaes"          # cmaes (default: Optuna's CMA-ES) | random (Optuna's random sampler)
     objective = "win_rate"       # mean_score | win_rate | team_win_rate | hanabi_score
     roles = []                   # count only tuned seats dealt these roles (e.g. the village's)
@@ -93,6 +95,7 @@ class TuneSpec(BaseModel):
     seed: int = Field(0, ge=0, le=MAX_SEED, strict=True)
     trials: int = Field(ge=1, le=100_000, strict=True)
     concurrency: int = Field(1, ge=1, le=1024, strict=True)
+    runners: int | None = Field(None, ge=1, le=1024, strict=True, description="runners a trial plays with")
     algorithm: Literal[ALGORITHMS] = "cmaes"  # type: ignore[valid-type]
     objective: Literal[OBJECTIVES] = "win_rate"  # type: ignore[valid-type]
     roles: list[str] = Field(default_factory=list, max_length=32)
@@ -154,7 +157,7 @@ class TuneSpec(BaseModel):
 
     def identity(self) -> str:
         """What makes two specs the same search (trials and the check may grow)."""
-        data = self.model_dump(mode="json", exclude={"trials", "concurrency", "check_games", "batch"})
+        data = self.model_dump(mode="json", exclude={"trials", "concurrency", "runners", "check_games", "batch"})
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -69,6 +69,14 @@ def test_one_and_two_runners_give_the_same_results(tmp_path):
     assert _rows(tmp_path / "one") == _rows(tmp_path / "two")
 
 
+def test_played_here_and_by_a_runner_give_the_same_results(tmp_path):
+    spec = load_spec(EXAMPLE, games=40)
+    here = run_tournament(spec, tmp_path / "here", runners=0)
+    assert here.recorded_now == 40 and list(here.placement.values())[0]["pid"] == os.getpid()
+    run_tournament(spec, tmp_path / "runner", runners=1)
+    assert _rows(tmp_path / "here") == _rows(tmp_path / "runner")
+
+
 def _my_runner_pids():
     """RayRunner worker processes of the Ray this test process started (never another run's,
     even one started from the same shell): their chain of parents leads to this process."""
