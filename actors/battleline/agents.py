@@ -1,4 +1,4 @@
-"""Battle Line agents (issue 13), each a President with offices:
+"""Battle Line agents, each a President with offices:
 
 | name | offices | what |
 | --- | --- | --- |

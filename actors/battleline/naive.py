@@ -1,4 +1,4 @@
-"""The `naive` baseline (issue 13: "the kind public bots play"): put the troop that builds the
+"""The `naive` baseline ("the kind public bots play"): put the troop that builds the
 strongest formation on the flag where it counts most; never a tactics card.
 
 For each troop in hand and each open flag: the strongest formation still reachable there with that

@@ -45,7 +45,7 @@ AGENTS: list[AgentDef] = [
              budget={"diplomacy": {"max_year": 1902}}),
 ]
 
-# AlphaDip and DipBlue (issue 7 part B): built in actors/diplomacy/alphadip/agents.py
+# AlphaDip and DipBlue: built in actors/diplomacy/alphadip/agents.py
 from actors.diplomacy.alphadip.agents import AGENTS as _ALPHA_AGENTS
 
 AGENTS += _ALPHA_AGENTS

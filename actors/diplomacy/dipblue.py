@@ -289,5 +289,5 @@ class DipBlueForeignOffice(ForeignOffice):
 
 # _NO_REJECT: the rules validate talk when it arrives and apply a round's talk in speaker order,
 # so an accept that follows, in the same round, another party's reject of the same deal fails in
-# the ledger (KeyError in games.diplomacy.deals.Ledger.apply, reported on issue 7). Until that
+# the ledger (a KeyError in games.diplomacy.deals.Ledger.apply). Until that
 # is fixed we never reject a deal with more than one other party: it lapses at adjudication.

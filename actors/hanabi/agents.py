@@ -19,6 +19,7 @@ from actors.actor import Actor
 from actors.alpha.builder import AlphaAgent, office_from, president_from
 from actors.alpha.options import AgentOptions
 from actors.alpha.traits import Traits
+from actors.hanabi.alpha import AlphaParams
 from actors.hanabi.offices import (
     AlphaIntelligenceOffice,
     AlphaStrategyOffice,
@@ -58,6 +59,7 @@ class AlphaOptions(_Options):
     roles = ("io", "so")
     offices: tuple[str, ...] = ("io", "so")
     width: int = Field(3, ge=1)  # suggestions the SO hands the President
+    params: AlphaParams = Field(default_factory=AlphaParams)  # the SO's utilities (actors/hanabi/alpha.py)
 
 
 def _osawa(strategy: str, model: type[_Options]) -> AlphaAgent:
@@ -73,7 +75,7 @@ def _osawa(strategy: str, model: type[_Options]) -> AlphaAgent:
 ALPHA = AlphaAgent(
     options=AlphaOptions,
     president=PRESIDENT,
-    offices={"io": office_from(AlphaIntelligenceOffice), "so": office_from(AlphaStrategyOffice, "width")},
+    offices={"io": office_from(AlphaIntelligenceOffice), "so": office_from(AlphaStrategyOffice, "width", "params")},
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from actors.alpha.offices import Answer, IntelligenceOffice, StrategyOffice
 from actors.hanabi import osawa
-from actors.hanabi.alpha import own_beliefs, ranked_moves
+from actors.hanabi.alpha import DEFAULT_PARAMS, AlphaParams, own_beliefs, ranked_moves
 from actors.hanabi.estimate import estimate
 from actors.hanabi.protocol import fold
 from actors.hanabi.view import View
@@ -75,9 +75,10 @@ class AlphaStrategyOffice(StrategyOffice):
     protocol marks on its own cards); with one, the KB's beliefs carry the protocol's reading.
     """
 
-    def __init__(self, address: str, seed: int, width: int = 3):
+    def __init__(self, address: str, seed: int, width: int = 3, params: AlphaParams = DEFAULT_PARAMS):
         super().__init__(address, seed)
         self.width = width
+        self.params = params
 
     def suggest(self, request: OfficeRequest) -> Answer:
         obs = request.view["observation"]
@@ -90,7 +91,7 @@ class AlphaStrategyOffice(StrategyOffice):
             left = view.unseen()
             beliefs = [[c for c in range(25) if left[c] > 0 and (card.know >> (c // 5) & 1)
                         and (card.know >> (5 + c % 5) & 1)] or [0] for card in cards[view.me]]
-        moves = ranked_moves(view, list(request.legal), cards, beliefs, self.rng)
+        moves = ranked_moves(view, list(request.legal), cards, beliefs, self.rng, self.params)
         # ranked_moves breaks ties by action name; a tiny step keeps that order for the President
         return Answer(suggestions=[Suggestion(action=a, utility=u - 1e-6 * k)
                                    for k, (u, a) in enumerate(moves[:self.width])])

@@ -6,7 +6,7 @@
   A learning td office (`learn`, a training game's seat) holds a network.Learner: at the first
   decision of each of its turns it learns from the board (exactly where actors.risk.train's direct
   loop does), then plays with the weights as they now are.
-- `RiskIntelligenceOffice` (ours, the issue's addition): per opponent, its strength (its share
+- `RiskIntelligenceOffice` (ours): per opponent, its strength (its share
   of the armies on the board) and aggression (battle rolls it made per turn, an exponentially
   weighted mean over the turns it has been seen to play), from the public turn summaries.
 - `RiskPresident`: sends each office only the part of the observation it reads (smaller logs),

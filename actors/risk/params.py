@@ -41,7 +41,7 @@ class TDParams(BaseModel):
     # Seed: "a certain percentage of our armies as defense"; no number given. Ours: half.
     defence_share: float = Field(0.5, ge=0.0, le=1.0)
     # Seed: a "simulated battle" with the most dice, averaged over "a certain number" of runs;
-    # `exact` (ours, the option): the exact conquest probability instead.
+    # `exact` (ours): the exact conquest probability instead.
     odds: Literal["simulated", "exact"] = "simulated"
     # Ours: battles per simulated matchup (one sample per matchup, drawn from a fixed seed).
     battles: int = Field(200, ge=1)

@@ -1,9 +1,9 @@
-"""Battle Line speed (issue 13): random games of the rules alone and through the whole stack, Deep
+"""Battle Line speed: random games of the rules alone and through the whole stack, Deep
 Barca's decision time, and the claim proofs checked against brute force.
 
     python -m ops.bench.battleline                          # all four, default sizes
     python -m ops.bench.battleline --seconds 2 --rounds 8   # more speed rounds
-    python -m ops.bench.battleline --proofs 10000           # the issue's proof check (~1 min)
+    python -m ops.bench.battleline --proofs 10000           # the full proof check (~1 min)
     python -m ops.bench.battleline --only rules stack       # some of: rules stack decisions proofs
     python -m ops.bench.battleline --only rules --against HEAD~3  # the rules of a revision, side by side
 
@@ -67,7 +67,7 @@ def rules_games(seconds: float, tactics: bool, seed: int = 1, game: Any = GAME) 
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
         state = game.new_initial_state(opts)
-        for _ in range(game.max_steps + 1):  # the rules' own length bound (issue 19)
+        for _ in range(game.max_steps + 1):  # the rules' own length bound
             if state.is_terminal():
                 break
             if state.is_chance():
@@ -232,7 +232,7 @@ def positions(n: int, seed: int = 0) -> Iterator[tuple[BattleLineState, int, int
         state = GAME.new_initial_state({"tactics": game % 3 != 0})
         naive = game % 3 == 2
         taken: set[tuple[int, int]] = set()
-        for _ in range(GAME.max_steps + 1):  # the rules' own length bound (issue 19)
+        for _ in range(GAME.max_steps + 1):  # the rules' own length bound
             if state.is_terminal():
                 break
             if state.is_chance():

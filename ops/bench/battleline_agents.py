@@ -1,8 +1,8 @@
-"""Battle Line agents against each other (issue 13's experiments): win rates with Wilson 95%
+"""Battle Line agents against each other: win rates with Wilson 95%
 intervals, tactics on and off, and Deep Barca's decision time per move.
 
     python -m ops.bench.battleline_agents --games 200                 # every pairing, both variants
-    python -m ops.bench.battleline_agents --games 1000 --workers 2    # the issue's size
+    python -m ops.bench.battleline_agents --games 1000 --workers 2    # the full size
     python -m ops.bench.battleline_agents --pairings io --games 4000 --workers 2 --progress 100
                                                       # the IO comparison, running tallies on stderr
     python -m ops.bench.battleline_agents --timing 10 --games 0       # decision time, whole stack

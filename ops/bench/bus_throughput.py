@@ -2,7 +2,7 @@
 
 Both loops deliver the same messages to the same actors (a token passed around a ring, fanned
 out so waves hold many messages); the bus also stamps, encodes, checksums and frames every
-message into a log. Goal (issue 2): the bus keeps at least 25% of the bare loop's rate.
+message into a log. Goal: the bus keeps at least 25% of the bare loop's rate.
 
     python -m ops.bench.bus_throughput [--messages 200000] [--repeat 3]
 """

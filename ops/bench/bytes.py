@@ -1,4 +1,4 @@
-"""Bytes per game (issue 18, part 2): plain and packed by each method (bus.log.METHODS), the CPU
+"""Bytes per game: plain and packed by each method (bus.log.METHODS), the CPU
 of packing and of reading back, for random Werewolves, full AlphaWolf, the Hanabi alpha agent and
 full AlphaDip (thesis table 6.1: 2 AlphaDip PR+SO+FO+IO + 5 DumbBot, to winter 1920). With
 `--experiments`, the structural changes we tried, bytes only (README, Benchmarks).

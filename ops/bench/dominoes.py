@@ -6,7 +6,7 @@ MIT) in the same run, and through the whole stack (referee, bus, log in memory).
 Each side plays uniformly random legal moves until the hand ends (a player goes out or nobody can
 play). Ours: `Dominoes` with target=1, so a match is one scored hand (deal, the [6|6] opening, play).
 The package: `dominoes.Game.new()` (it deals and lays [6|6] itself). Rates are hands per CPU-second,
-measured interleaved (ours, theirs, ours, ...) and the best of each kept. Goal (issue 15): ours at
+measured interleaved (ours, theirs, ours, ...) and the best of each kept. Goal: ours at
 least as fast (the package takes ~0.26 ms a hand on its authors' machine).
 """
 

@@ -1,7 +1,7 @@
 """Hanabi speed: random 2-player games/s of our rules against OpenSpiel's Hanabi (C++ behind
 pybind11) in the same run and the same plain Python loop, then games/s of each strategy on the
 rules alone and through the whole stack (referee, Presidents and offices, bus, msgpack log).
-Goal (issue 6): our random games at least half OpenSpiel's speed, in pure Python.
+Goal: our random games at least half OpenSpiel's speed, in pure Python.
 
     python -m ops.bench.hanabi [--seconds 3] [--stack-games 20]
 """

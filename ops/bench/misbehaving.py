@@ -27,8 +27,8 @@ from typing import Any
 from actors.actor import Actor
 from bus.messages import REFEREE, Act, ActRequest, Message, Talk, TalkTurn
 
-FLOOD_ITEMS = 100_000  # talk items a round (issue 12: "10^5 talk items a round")
-HUGE_BYTES = 70 * 1024 * 1024  # one answer (issue 12: "one 70 MB answer")
+FLOOD_ITEMS = 100_000  # talk items a round ("10^5 talk items a round")
+HUGE_BYTES = 70 * 1024 * 1024  # one answer ("one 70 MB answer")
 SLEEP_SECONDS = 10.0  # before every move
 
 

@@ -1,4 +1,4 @@
-"""Risk's and Battle Line's report sections on a large store (issue 18, "a million games"): the
+"""Risk's and Battle Line's report sections on a large store ("a million games"): the
 sections counted in the store (ops/plugins/{risk,battleline}/report.py, DuckDB) against the
 per-game Python count they replaced (each game a dict, its `extra` parsed; kept as the reference
 `python_report` in tests/{risk,battleline}/test_report.py), side by side in one process, rounds

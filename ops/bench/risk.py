@@ -1,4 +1,4 @@
-"""Risk speed (issue 14): random games of the rules alone and through the whole stack, the td
+"""Risk speed: random games of the rules alone and through the whole stack, the td
 agent's decision time, and TD training games/s with 1 and 2 workers.
 
     python -m ops.bench.risk                     # everything, a few minutes on 2 cores
@@ -9,7 +9,7 @@ agent's decision time, and TD training games/s with 1 and 2 workers.
 - rules: 3-player games (the default variant: drafted start, no cards, 200-round cap) where every
   decision is uniform over the legal actions (`legal[int(rng.random() * len(legal))]`, the least
   the caller can add) and every chance node samples the rules' own dice; the same games every
-  round, CPU time, the best round kept. Goal (issue 14): <= 20 ms a game.
+  round, CPU time, the best round kept. Goal: <= 20 ms a game.
 - before: the rules games on the rules committed at `--rev` (default 72a80c1, the rules before
   this speed work) and on this tree's, loaded side by side in one process
   (the old `games` package imported from a `git archive` in a temporary folder), game by game in

@@ -1,4 +1,4 @@
-"""Risk agents' win rates with Wilson 95% intervals, seats rotated (issue 14's experiments).
+"""Risk agents' win rates with Wilson 95% intervals, seats rotated.
 
 Games are played straight on the rules with the Strategy Offices' own decision functions
 (actors.risk.direct: the same choices as through the bus, other dice, no logs), so hundreds of

@@ -1,5 +1,5 @@
 """The results store at scale: a store of N games (default 10^6) built from a few thousand really
-played games replicated with fresh ids, then the figures of issue 18's store line:
+played games replicated with fresh ids, then the figures of the store's goals:
 
 1. load one game by id (a fresh read-only open of the store, the index lookup, the segment read
    with every record checked), median and p95 over random ids (goal: p95 <= 20 ms);

@@ -1,4 +1,4 @@
-"""The driver's store writes (issue 18): `Store.add`'s columnar insert (one list per column,
+"""The driver's store writes: `Store.add`'s columnar insert (one list per column,
 unnested by DuckDB, each bound as one JSON text) against the statements before it (the lists
 bound as Python lists; one `?` per value of every row), side by side in one process, CPU time,
 rounds interleaved; and what one Recorder turn costs (open, insert, close) at the tournament's

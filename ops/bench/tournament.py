@@ -1,8 +1,8 @@
 """Tournament benchmarks, measured side by side in one run on a local Ray:
 
-1. games/s with 1 runner and with 2 runners (goal, issue 18: 2 runners >= 1.8x on a 2-core box);
+1. games/s with 1 runner and with 2 runners (goal: 2 runners >= 1.8x on a 2-core box);
 2. tournament overhead against a bare inline loop playing the same games in this process with
-   the log in memory (goal, issue 18: <= 5%);
+   the log in memory (goal: <= 5%);
    each as the median of --rounds interleaved runs (order rotated) with its spread, over the whole
    run (runner start-up included) and after the first batch's results, plus each runner's CPU
    seconds (sampled from /proc) and the driver's;

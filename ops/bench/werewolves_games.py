@@ -2,7 +2,7 @@
 rules alone played by a plain loop, in CPU time, in interleaved rounds: the `random` agent as it
 comes (a President asking a random Strategy Office: four messages an act), a bare President
 (`random:offices=`, two messages an act) and, with --alphawolf N, full AlphaWolf games.
-Goals (issue 2, issue 18): 500 games/s per core through the stack; stack / rules >= 0.15.
+Goals: 500 games/s per core through the stack; stack / rules >= 0.15.
 
     python -m ops.bench.werewolves_games [--rounds 9] [--option discussion_rounds=3]
         [--alphawolf 3] [--against REV] [--instructions]

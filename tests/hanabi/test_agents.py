@@ -162,3 +162,27 @@ def test_scores_in_range(agent, low, high):
     options = {"completion_bonus": False, "reveal_own_cards": agent == "full-information"}
     scores = [play_direct(POLICIES[agent], options, seed).score() for seed in range(30)]
     assert low <= statistics.fmean(scores) <= high
+
+
+def test_alpha_strategy_constants_are_options_played_alike_in_the_stack_and_direct():
+    """Each utility of the Alpha SO is an option (params.*): through the stack it plays what the
+    direct loop plays with the same constants, a changed constant changes some games, and a value
+    outside its bounds is refused."""
+    from actors.hanabi.alpha import AlphaParams
+    from tests.play import play_log
+
+    tuned = {"play_hint_gain": 0.0, "chop_risk": 30.0, "late_deck": 3}
+    spec = "alpha:" + ";".join(f"params.{k}={v}" for k, v in tuned.items())
+    changed = 0
+    for seed in range(6):
+        game = play_log("hanabi", seed, [spec, spec])
+        assert game.complete and verify_game(game).ok
+        deck = next(r["msg"]["outcome"] for r in game.records if r["msg"]["kind"] == "chance")
+        end = game.records[-1]["msg"]
+        direct = play_direct(POLICIES["alpha"], {}, seed, deck=deck, agent_options={"params": AlphaParams(**tuned)})
+        assert direct.outcome().returns[0] == end["returns"][0], seed
+        hand_set = play_direct(POLICIES["alpha"], {}, seed, deck=deck)
+        changed += hand_set._history != direct._history
+    assert changed >= 3  # the constants reach the moves
+    with pytest.raises(AgentSpecError):
+        build_player(AgentSpec(name="alpha", options={"params": {"late_lives": 4}}), "hanabi", 0, 1)

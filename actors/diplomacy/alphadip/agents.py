@@ -35,7 +35,7 @@ from actors.diplomacy.dipblue import DipBlueForeignOffice, DipBlueIntelligenceOf
 from actors.registry import AgentDef
 
 GAMES = frozenset({"diplomacy"})
-# Personality presets (issue 7 item 5). The thesis' PR keeps its deals: honesty 1 by default.
+# Personality presets. The thesis' PR keeps its deals: honesty 1 by default.
 PRESETS: dict[str, dict[str, float]] = {
     "default": {"honesty": 1.0, "aggressiveness": 0.5, "trust": 0.5, "risk": 0.0},
     "betrayer": {"honesty": 0.0, "aggressiveness": 1.0, "trust": 0.5, "risk": 0.0},
