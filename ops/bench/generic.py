@@ -70,7 +70,7 @@ def speed(names: list[str], count: int) -> None:
             request = OfficeRequest(sender=f"p{p}", to="p0/so", task="suggest", turn=0, legal=legal,
                                     view={"seat": p, "observation": state.observation(p)})
             start = time.perf_counter()
-            answer = office.handle(request)
+            office.handle(request)
             times.append(time.perf_counter() - start)
             done.append(getattr(office, "last_iterations", 0) if len(legal) > 1 else 0)
             office.last_iterations = 0
