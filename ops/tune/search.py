@@ -5,10 +5,12 @@ tournament, on Ray Tune.
   strategy, through the `cmaes` library) behind Ray Tune's OptunaSearch adapter, at most
   `concurrency` trials at once (ConcurrencyLimiter). Choices (true/false, names) are drawn by
   Optuna's independent sampler beside it; `algorithm = "random"` draws everything at random.
-- A trial is one tournament played by the tournament runner (ops/tournament/runner.py) into
-  OUT/trials/<key>/: the same store, logs and resume as `detente tournament run`. Every trial
-  plays the same seeds (drawn from the tuning seed: common random numbers, so trials differ by
-  their configuration only); `key` is a hash of the configuration.
+- A trial is one step of a class trainable (one call from Tune a trial; Tune keeps its process
+  and hands it the next configuration) that plays one tournament with the tournament runner
+  (ops/tournament/runner.py) into OUT/trials/<key>/: the same store, logs and resume as
+  `detente tournament run`. Every trial plays the same seeds (drawn from the tuning seed: common
+  random numbers, so trials differ by their configuration only); `key` is a hash of the
+  configuration.
 - Resources: a trial plays with `runners` runners (default CPUs // concurrency, so the runners
   of `concurrency` trials fit in the cluster at once and none waits on another's). A trial of one
   runner plays its games in its own process (the tournament runner's `runners=0`) and holds one
@@ -61,10 +63,8 @@ def _values(config: dict[str, Any], space: dict[str, dict[str, Any]]) -> dict[st
     return values
 
 
-def _trial(config: dict[str, Any], spec_data: dict[str, Any] = None, out: str = "", runners: int = 1) -> None:
-    """One trial: the tournament of this configuration, then its objective reported to Tune."""
-    from ray import tune
-
+def play_trial(config: dict[str, Any], spec_data: dict[str, Any], out: str, runners: int) -> dict[str, Any]:
+    """One trial: the tournament of this configuration; its objective and timings, as Tune's result."""
     from ops.tournament.runner import run_tournament
 
     spec = TuneSpec.model_validate(spec_data)
@@ -85,10 +85,30 @@ def _trial(config: dict[str, Any], spec_data: dict[str, Any] = None, out: str = 
         result = summarise(game_values([(r["seats"], r["scores"], r["winners"], r["roles"]) for r in rows],
                                        TUNED, spec.objective, spec.roles))
     (folder / "trial.json").write_text(json.dumps({"values": values, "result": result}, sort_keys=True) + "\n")
-    tune.report({METRIC: result["value"] if not math.isnan(result["value"]) else -math.inf,
-                 "lo": result["lo"], "hi": result["hi"], "n": result["n"], "key": key,
-                 "values": json.dumps(values, sort_keys=True), "played_now": summary.recorded_now,
-                 "tournament_s": played, "started": started, "ended": time.time()})
+    return {METRIC: result["value"] if not math.isnan(result["value"]) else -math.inf,
+            "lo": result["lo"], "hi": result["hi"], "n": result["n"], "key": key,
+            "values": json.dumps(values, sort_keys=True), "played_now": summary.recorded_now,
+            "tournament_s": played, "started": started, "ended": time.time()}
+
+
+def _trainable() -> type:
+    """Tune's trainable: a class whose one step plays the trial and returns its result with
+    `done` (one call from Tune a trial, where a function trainable takes two and a thread), and
+    which takes the next trial's configuration in place (`reset_config`), so one process serves
+    trial after trial."""
+    from ray import tune
+
+    class Trial(tune.Trainable):
+        def setup(self, config: dict[str, Any], spec_data: dict[str, Any] = None, out: str = "", runners: int = 1):
+            self.spec_data, self.out, self.runners = spec_data, out, runners
+
+        def step(self) -> dict[str, Any]:
+            return {**play_trial(self.config, self.spec_data, self.out, self.runners), "done": True}
+
+        def reset_config(self, new_config: dict[str, Any]) -> bool:
+            return True  # Tune has set self.config to new_config
+
+    return Trial
 
 
 def _searcher(spec: TuneSpec, space: dict[str, dict[str, Any]]):
@@ -157,7 +177,7 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
     say(f"{spec.trials} trials of {spec.games} games, {spec.concurrency} at once, {runners} runner(s) each on {cpus} CPUs")
     here = runners == 1  # the trial's own process plays its games (see the module's docstring)
     trainable = tune.with_resources(
-        tune.with_parameters(_trial, spec_data=spec.model_dump(mode="json"), out=str(out), runners=0 if here else runners),
+        tune.with_parameters(_trainable(), spec_data=spec.model_dump(mode="json"), out=str(out), runners=0 if here else runners),
         {"cpu": 1} if here else {"cpu": 0, "memory": 1 << 20})
     storage = out / "ray"
     t0 = time.perf_counter()
@@ -171,6 +191,8 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
                                         max_concurrent_trials=spec.concurrency, metric=METRIC, mode="max",
                                         reuse_actors=True),  # a trial's actor serves the next: no process start
             run_config=tune.RunConfig(storage_path=str(storage), name="search", verbose=0,
+                                      # a trial's state is its tournament's store: no Tune checkpoint
+                                      checkpoint_config=tune.CheckpointConfig(checkpoint_at_end=False),
                                       failure_config=tune.FailureConfig(max_failures=1)),
         )
     grid = tuner.fit()
