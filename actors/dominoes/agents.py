@@ -58,7 +58,9 @@ class GluttonBlockerOptions(_Options):
 
 class AlphaPairOptions(_Options):
     """alpha-pair: sampled deals per decision (`samples`), behind the IO's beliefs
-    (`belief_samples`, 0: none logged), suggestions handed to the President (`width`)."""
+    (`belief_samples`, 0: none logged), suggestions handed to the President (`width`), a won
+    hand's utility per point of margin (`margin_weight`), the weight of a sampled deal that breaks
+    the opening convention (`convention_miss`); search.py says more."""
 
     agent = "alpha-pair"
     roles = ("io", "so")
@@ -66,6 +68,8 @@ class AlphaPairOptions(_Options):
     samples: int = Field(search.SAMPLES, ge=1, le=1000)
     belief_samples: int = Field(search.BELIEF_SAMPLES, ge=0, le=1000)
     width: int = Field(3, ge=1)
+    margin_weight: float = Field(search.MARGIN_WEIGHT, ge=0.0, le=0.1)  # a win's utility per point of margin
+    convention_miss: float = Field(search.CONVENTION_MISS, ge=0.0, le=1.0)  # weight of a deal breaking the opening convention
 
 
 def _seed_so(strategy: str):
@@ -81,8 +85,9 @@ GLUTTON_BLOCKER = AlphaAgent(options=GluttonBlockerOptions, president=PRESIDENT,
                              offices={"so": _seed_so("glutton-blocker"), "io": office_from(PairIntelligenceOffice),
                                       "fo": office_from(SignalForeignOffice)})
 ALPHA_PAIR = AlphaAgent(options=AlphaPairOptions, president=PRESIDENT,
-                        offices={"so": office_from(AlphaStrategyOffice, "samples", "width"),
-                                 "io": office_from(AlphaIntelligenceOffice, "belief_samples")})
+                        offices={"so": office_from(AlphaStrategyOffice, "samples", "width", "margin_weight",
+                                                           "convention_miss"),
+                                 "io": office_from(AlphaIntelligenceOffice, "belief_samples", "convention_miss")})
 
 AGENTS: list[AgentDef] = [
     AgentDef("individualist", GAMES, INDIVIDUALIST.build,

@@ -112,16 +112,19 @@ class AlphaIntelligenceOffice(IntelligenceOffice):
     """Numbers each other seat cannot hold, the partner's opening read by the convention, and the
     chance each seat holds each unseen tile (sampled deals, counting)."""
 
-    def __init__(self, address: str, seed_: int, belief_samples: int = search.BELIEF_SAMPLES):
+    def __init__(self, address: str, seed_: int, belief_samples: int = search.BELIEF_SAMPLES,
+                 convention_miss: float = search.CONVENTION_MISS):
         super().__init__(address, seed_)
         self.belief_samples = belief_samples
+        self.miss = convention_miss
 
     def update(self, request: OfficeRequest) -> Answer:
         table = Table.of(request.view["observation"])
         reading = search.convention_reading(table)
         value: dict[str, Any] = {"lacks": seed.lacks_text(table.lacks, table.me), "convention": reading}
         if self.belief_samples and table.ends is not None:
-            value["tiles"] = search.tile_beliefs(table, self.rng, table.lacks, reading, self.belief_samples)
+            value["tiles"] = search.tile_beliefs(table, self.rng, table.lacks, reading, self.belief_samples,
+                                                self.miss)
         return Answer(updates=_changed(request, value))
 
 
@@ -130,17 +133,20 @@ class AlphaStrategyOffice(StrategyOffice):
     suggests the `width` best. Reads the IO's lacks and convention reading; without them, samples
     the hidden hands knowing only their sizes."""
 
-    def __init__(self, address: str, seed_: int, samples: int = search.SAMPLES, width: int = 3):
+    def __init__(self, address: str, seed_: int, samples: int = search.SAMPLES, width: int = 3,
+                 margin_weight: float = search.MARGIN_WEIGHT, convention_miss: float = search.CONVENTION_MISS):
         super().__init__(address, seed_)
         self.samples = samples
         self.width = width
+        self.margin, self.miss = margin_weight, convention_miss
 
     def suggest(self, request: OfficeRequest) -> Answer:
         table = Table.of(request.view["observation"])
         beliefs = request.view.get("beliefs")
         lacks = lacks_of(beliefs)
         reading = beliefs.get("convention", {}) if isinstance(beliefs, dict) else {}
-        ranked = search.alpha_move(table, list(request.legal), self.rng, lacks, reading, self.samples)
+        ranked = search.alpha_move(table, list(request.legal), self.rng, lacks, reading, self.samples,
+                                   self.margin, self.miss)
         best = ranked[:self.width]
         return Answer(suggestions=[Suggestion(action=a, utility=u) for u, a in best],
                       updates=[KBUpdate(path=("plan",), value={"scores": [[a, u] for u, a in best]})])

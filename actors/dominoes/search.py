@@ -83,7 +83,7 @@ def convention_reading(table: Table) -> dict[str, str]:
 # -- sampled deals --------------------------------------------------------------------------
 
 def sample_deals(table: Table, rng: random.Random, n: int, lacks: tuple[int, ...] | None,
-                 reading: dict[str, str]) -> list[tuple[list[int], float]]:
+                 reading: dict[str, str], miss: float = CONVENTION_MISS) -> list[tuple[list[int], float]]:
     """`n` deals of the hidden tiles (four hands, own included) with their weights."""
     others = [(table.me + k) % SEATS for k in (1, 2, 3)]
     pool = tiles_of(table.unseen())
@@ -103,15 +103,16 @@ def sample_deals(table: Table, rng: random.Random, n: int, lacks: tuple[int, ...
         weight = 1.0
         for seat, tile, laid in checks:
             if convention_opening(hands[seat] | laid) != tile:
-                weight *= CONVENTION_MISS
+                weight *= miss
         out.append((hands, weight))
     return out
 
 
 def tile_beliefs(table: Table, rng: random.Random, lacks: tuple[int, ...],
-                 reading: dict[str, str], n: int = BELIEF_SAMPLES) -> dict[str, dict[str, float]]:
+                 reading: dict[str, str], n: int = BELIEF_SAMPLES,
+                 miss: float = CONVENTION_MISS) -> dict[str, dict[str, float]]:
     """Other seat -> {tile: chance it holds it} over the unseen tiles it may hold (counting)."""
-    deals = sample_deals(table, rng, n, lacks, reading)
+    deals = sample_deals(table, rng, n, lacks, reading, miss)
     total = math.fsum(w for _, w in deals)
     out: dict[str, dict[str, float]] = {}
     for k in (1, 2, 3):
@@ -191,11 +192,12 @@ def play_after(hands: list[int], ends: tuple[int, int] | None, me: int, action: 
 
 
 def score_moves(table: Table, legal: list[str], rng: random.Random, lacks: tuple[int, ...] | None,
-                reading: dict[str, str], samples: int = SAMPLES) -> list[tuple[float, str]]:
+                reading: dict[str, str], samples: int = SAMPLES, margin: float = MARGIN_WEIGHT,
+                miss: float = CONVENTION_MISS) -> list[tuple[float, str]]:
     """(utility, action) of every legal action, best first (ties: legal order)."""
     if len(legal) == 1:
         return [(0.0, legal[0])]
-    deals = sample_deals(table, rng, samples, lacks, reading)
+    deals = sample_deals(table, rng, samples, lacks, reading, miss)
     total = math.fsum(w for _, w in deals)
     mine = table.me % 2
     scored = []
@@ -206,16 +208,17 @@ def score_moves(table: Table, legal: list[str], rng: random.Random, lacks: tuple
             if won is None:
                 value += w * 0.5
             elif won == mine:
-                value += w * (1.0 + MARGIN_WEIGHT * points)
+                value += w * (1.0 + margin * points)
             else:
-                value -= w * MARGIN_WEIGHT * points
+                value -= w * margin * points
         scored.append((round(value / total, 6), k, action))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return [(u, a) for u, _, a in scored]
 
 
 def alpha_move(table: Table, legal: list[str], rng: random.Random, lacks: tuple[int, ...] | None,
-               reading: dict[str, str], samples: int = SAMPLES) -> list[tuple[float, str]]:
+               reading: dict[str, str], samples: int = SAMPLES, margin: float = MARGIN_WEIGHT,
+               miss: float = CONVENTION_MISS) -> list[tuple[float, str]]:
     """The Alpha pair's ranked moves: the convention's opening, naming itself to open, or scores."""
     if table.phase == "choose":
         return [(1.0, f"open:{table.me}")]  # ours: the chooser opens and signals by its opening
@@ -223,4 +226,4 @@ def alpha_move(table: Table, legal: list[str], rng: random.Random, lacks: tuple[
         return [(1.0, NAMES[convention_opening(table.hand)])]
     if legal == [PASS]:
         return [(0.0, PASS)]
-    return score_moves(table, legal, rng, lacks, reading, samples)
+    return score_moves(table, legal, rng, lacks, reading, samples, margin, miss)

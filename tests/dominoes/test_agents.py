@@ -17,7 +17,7 @@ import pytest
 from actors.dominoes import search, seed
 from actors.dominoes.offices import AlphaStrategyOffice, PairIntelligenceOffice, SeedStrategyOffice, SignalForeignOffice
 from actors.dominoes.table import Table
-from actors.registry import AgentSpec, build_player
+from actors.registry import AgentSpec, AgentSpecError, build_player
 from bus.messages import REFEREE, Act, ActRequest, OfficeRequest
 from games.dominoes.rules import Dominoes, DominoesState
 from games.dominoes.tiles import INDEX, NAMES, mask_of, tiles_of
@@ -427,3 +427,22 @@ def test_a_duplicate_match_deals_the_same_tiles_with_the_pairs_swapped():
     assert [m["side"] for m in matches] == [0, 1]
     r = summarise("gb-ind", "glutton-blocker", "individualist", {"target": 20}, matches, 1.0)
     assert r["matches"] == 2 and r["deals"] == 1 and r["hands_a"] + r["hands_b"] <= r["hands"]
+
+
+def test_the_search_constants_are_options_that_reach_the_moves():
+    """`margin_weight` and `convention_miss` (alpha-pair options) are the constants the Strategy
+    Office scores with and samples with: with no margin weight a won hand is worth 1 whatever its
+    points, and a deal breaking the convention weighs what the option says; out of bounds is refused."""
+    table = late_table(["1-3", "3-6"], (2, 5, 1, 5), HEAVY, (6, 3))
+    legal = ["1-3:right", "3-6:left", "3-6:right"]
+    flat = search.score_moves(table, legal, random.Random(0), table.lacks, {}, margin=0.0)
+    assert all(u == 1.0 for u, _ in flat)  # both tiles win every deal: only the margin told them apart
+    events = [(2, "5-5"), (3, "pass")]
+    late = late_table(["1-3", "3-6"], (2, 3, 5, 3), [n for n in HEAVY if n != "5-5"] + ["0-0"], (6, 3),
+                      lacks={3: [5]}, events=events)  # the partner (seat 2), who opened 5-5, holds five
+    late = dataclasses.replace(late, opener=2)
+    deals = search.sample_deals(late, random.Random(3), 400, late.lacks, search.convention_reading(late), miss=0.5)
+    follows = [search.convention_opening(hands_[2] | mask_of(["5-5"])) == INDEX["5-5"] for hands_, _ in deals]
+    assert [w for _, w in deals] == [1.0 if f else 0.5 for f in follows] and not all(follows)
+    with pytest.raises(AgentSpecError):
+        build_player(AgentSpec(name="alpha-pair", options={"margin_weight": 0.5}), "dominoes", 0, 1)
