@@ -15,6 +15,7 @@ so a replay takes it from the log and never waits.
 from __future__ import annotations
 
 import atexit
+import copy
 import json
 import os
 import time
@@ -275,7 +276,7 @@ def connect(kind: str, raw: dict[str, Any], address: str, role: str) -> tuple[Co
         conn.kept = (cwd, kept, _key(kind, kept, address))
     _, kept, kept_key = conn.kept
     _BY_HEADER[kept_key] = conn
-    return conn, json.loads(json.dumps(kept))  # the caller's own copy
+    return conn, copy.deepcopy(kept)  # the caller's own copy
 
 
 def lookup(kind: str, kept: dict[str, Any], address: str, role: str) -> Connection:

@@ -60,6 +60,14 @@ def read_objective(out: str | Path, label: str, objective: str, roles: list[str]
     return summarise(game_values(rows, label, objective, roles))
 
 
+def rows_objective(rows: list[dict[str, Any]], label: str, objective: str,
+                   roles: list[str] | None = None) -> dict[str, Any]:
+    """The same from the runner's result rows of every game (what the store was given)."""
+    ordered = sorted(rows, key=lambda r: r["idx"])
+    return summarise(game_values([(r["seats"], r["scores"], r["winners"], r["roles"]) for r in ordered],
+                                 label, objective, roles))
+
+
 def apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two 95% intervals do not overlap."""
     return a["lo"] > b["hi"] or b["lo"] > a["hi"]

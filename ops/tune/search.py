@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ops.tournament.spec import SpecError
-from ops.tune.objective import apart, game_values, read_objective, summarise
+from ops.tune.objective import apart, read_objective, rows_objective
 from ops.tune.spec import DEFAULTS, TUNED, TuneSpec, trial_key, typed_space
 
 META = "tune.json"
@@ -81,9 +81,7 @@ def play_trial(config: dict[str, Any], spec_data: dict[str, Any], out: str, runn
     if summary.recorded_before:  # resumed: games recorded before are in the store only
         result = read_objective(folder, TUNED, spec.objective, spec.roles)
     else:  # every game of the trial went by here: no need to open the store again
-        rows.sort(key=lambda r: r["idx"])
-        result = summarise(game_values([(r["seats"], r["scores"], r["winners"], r["roles"]) for r in rows],
-                                       TUNED, spec.objective, spec.roles))
+        result = rows_objective(rows, TUNED, spec.objective, spec.roles)
     (folder / "trial.json").write_text(json.dumps({"values": values, "result": result}, sort_keys=True) + "\n")
     return {METRIC: result["value"] if not math.isnan(result["value"]) else -math.inf,
             "lo": result["lo"], "hi": result["hi"], "n": result["n"], "key": key,
@@ -166,7 +164,7 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
     out.mkdir(parents=True, exist_ok=True)
     _check_meta(out, spec)
     space = typed_space(spec)
-    os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", "1")  # Tune's state snapshot: often (trials are long)
+    os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", "1")  # Tune's state snapshot: every second (resume loses little)
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
     # no CSV/JSON/TensorBoard result files a trial: each trial writes its own trial.json, and the
     # loggers cost a trial of quick games several percent of its time

@@ -81,7 +81,8 @@ def _report(out: Path) -> dict:
 @pytest.mark.ray
 def test_search_finds_the_planted_optimum_two_trials_at_once(tmp_path):
     out = tmp_path / "out"
-    proc = _tune(_spec(tmp_path, trials=8, games=40, check_games=150), out)
+    # 200 games: each trial (played in its own process, nothing to start) lasts long enough to meet the other
+    proc = _tune(_spec(tmp_path, trials=8, games=200, check_games=150), out)
     stdout, stderr = proc.communicate(timeout=400)
     assert proc.returncode == 0, stderr[-3000:]
     report = _report(out)
@@ -96,7 +97,7 @@ def test_search_finds_the_planted_optimum_two_trials_at_once(tmp_path):
     # each trial is a tournament folder in the tournament store format, with every game recorded
     from ops.tournament.store import Store
     with Store(out / trials[0]["folder"], read_only=True) as store:
-        assert store.count() == 40
+        assert store.count() == 200
     page = (out / "report.html").read_text()
     assert "<svg" in page and "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert f"peaker:level={report['best']['values']['level']}" in stdout
