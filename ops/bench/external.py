@@ -3,7 +3,9 @@ built-in `random` agent, the standalone Python client over stdin/stdout (`exec`,
 a CPU of the OS's choosing and with `pin=true`: on the runner's CPU), and the same policy served on
 a WebSocket on loopback (`ws`); the round trip of one decision through an `exec` connection
 (median, p99) beside the physical floor measured in the same run: a trivial child process echoing
-one JSON line through the same pipe, read the same way, in the same placement.
+one JSON line through the same pipe, read the same way, in the same placement. The decision is
+answered by a client that reads nothing of the request (detente's own share), by the standalone
+Python client, and by the JavaScript one where node is on the PATH.
 
 Every kind is measured in turns (rounds of each, one after the other), so a burst of load on a
 shared machine falls on all of them alike; each agent is started before its games are timed (a
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import time
@@ -34,6 +37,7 @@ from bus.messages import REFEREE, ActRequest
 from games.registry import get_game
 
 CLIENT = Path("ops/examples/agents/python/random_agent.py")
+JS_CLIENT = Path("ops/examples/agents/js/random.js")
 WS_AGENT = Path("ops/examples/agents/python")
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
 # answers every request with the same act, reading nothing of it: what detente's side of a decision
@@ -128,7 +132,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=10, help="turns the kinds take (default 10)")
     parser.add_argument("--client", default=str(CLIENT), help="the client program (default: the standalone Python one)")
     args = parser.parse_args(argv)
-    client = [sys.executable, str(Path(args.client))]
+    clients = {"client": ("the standalone Python client:", [sys.executable, str(Path(args.client))])}
+    node = shutil.which("node")
+    if node:  # JSON.parse is native code: the same protocol with the agent's own work nearer the floor's
+        clients["js"] = ("the JavaScript client (node):", [node, str(JS_CLIENT)])
     sys.path.insert(0, str(WS_AGENT.resolve()))
     import ws_random_agent
 
@@ -140,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
         where = "pinned" if pinned else "any"
         kinds[f"floor/{where}"] = (pinned, Echo(request))
         kinds[f"fixed/{where}"] = (pinned, Asking(request, [sys.executable, "-c", FIXED]))
-        kinds[f"client/{where}"] = (pinned, Asking(request, client))
+        for kind, (_, cmd) in clients.items():
+            kinds[f"{kind}/{where}"] = (pinned, Asking(request, cmd))
     samples: dict[str, list[float]] = {name: [] for name in kinds}
     each = max(1, args.decisions // args.rounds)
     for _ in range(args.rounds):
@@ -163,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
         floor_med, floor_p99 = percentiles(samples[f"floor/{where}"])
         print(f"  {title}:")
         print(f"    floor, a child echoing the line:      median {floor_med * 1e6:.0f} us, p99 {floor_p99 * 1e6:.0f} us")
-        for kind, what in (("fixed", "a client answering unread:"), ("client", "the standalone Python client:")):
+        for kind, what in [("fixed", "a client answering unread:")] + [(k, w) for k, (w, _) in clients.items()]:
             med, p99 = percentiles(samples[f"{kind}/{where}"])
             print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / floor_med:.2f}x the floor (goal <= 1.5x)")
 

@@ -75,9 +75,10 @@ def main():
                     say([{"kind": "act", "turn": turn, "action": action}] * 100)
                     continue
                 if MODE == "flood":
-                    say([{"kind": "act", "turn": turn, "action": action}])
-                    for _ in range(1000):
-                        say([])
+                    # the answer and 1,000 lines unasked, in one write (under 4 KiB, so the pipe
+                    # holds all of it at once): whenever detente next looks, the flood is there
+                    sys.stdout.write(json.dumps([{"kind": "act", "turn": turn, "action": action}]) + "\n" + "[]\n" * 1000)
+                    sys.stdout.flush()
                     continue
             say([{"kind": "act", "turn": turn, "action": action}])
         else:

@@ -41,3 +41,20 @@ def test_an_act_answer_is_what_validation_makes():
         parse_answer(json.dumps([{"kind": "game_end"}]).encode(), "p1", request)
     with pytest.raises(ProtocolError, match="invalid JSON"):
         parse_answer(b"[{", "p1", request)
+
+
+def test_hostile_lines_are_protocol_errors_not_crashes():
+    """Nesting deep enough to exhaust a recursive parser, bytes that are not UTF-8, a lone
+    surrogate (which no log could hold): each is one line of error, never a RecursionError."""
+    request = ActRequest(sender="referee", to="p1", turn=4, player=1, legal=("a", "b"), observation={})
+    for line in (b"[" * 100_000 + b"]" * 100_000, b'[{"kind":"act","turn":4,"action":"\xff"}]',
+                 b'[{"kind":"act","turn":4,"action":"\\ud800"}]'):
+        with pytest.raises(ProtocolError, match="invalid JSON"):
+            parse_answer(line, "p1", request)
+
+
+def test_a_float_that_is_not_a_number_reaches_the_agent_as_null():
+    """JSON has no NaN or infinity: the line stays JSON any parser reads."""
+    request = ActRequest(sender="referee", to="p1", turn=4, player=1, legal=("a",),
+                         observation={"x": float("nan"), "y": float("inf"), "z": 0.5})
+    assert json.loads(encode_message(request))["observation"] == {"x": None, "y": None, "z": 0.5}
