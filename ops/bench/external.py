@@ -14,7 +14,7 @@ printed apart.
 
 Goals: a decision's round trip at most 1.5x the floor; a game at most 3x the in-process game.
 
-    python -m ops.bench.external [--games 200] [--decisions 3000] [--rounds 10]
+    python -m ops.bench.external [--games 200] [--decisions 3000] [--rounds 10] [--think 0,10,40,80]
 """
 
 from __future__ import annotations
@@ -47,19 +47,39 @@ FIXED = ("import sys\nfor line in sys.stdin:\n"
          "        sys.stdout.write('{\"kind\":\"hello\",\"protocol\":1,\"name\":\"fixed\"}\\n'); sys.stdout.flush()\n"
          "    elif not line.startswith('{\"kind\":\"game_start\"'):\n"
          "        sys.stdout.write('[{\"kind\":\"act\",\"turn\":0,\"action\":\"play:1\"}]\\n'); sys.stdout.flush()\n")
+# the same, thinking (busy) for argv[1] microseconds before it answers: how the hand-overs' cost
+# grows with the agent's time (an idle CPU falls asleep, and waking it costs)
+THINKING = FIXED.replace("        sys.stdout.write('[", "        import time; t = time.perf_counter() + float(sys.argv[1]) / 1e6\n"
+                         "        while time.perf_counter() < t: pass\n        sys.stdout.write('[")
 
 
 class Placement:
-    """The bench's thread either on one CPU with the agents it starts (`pin=true`) or on any."""
+    """Where the bench's thread runs, and so where the agents it starts run (a child keeps the mask
+    it was started with): "any" CPU; "pinned", the bench and its agents on one CPU (`pin=true`);
+    "apart", the bench on its CPU and its agents on another, so every hand-over crosses CPUs."""
 
     def __init__(self) -> None:
         self.everywhere = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
         self.cpu = cpu.share()  # claimed once for the whole run
-        self.set(False)
+        others = sorted((self.everywhere or set()) - {self.cpu})
+        self.other = others[0] if others else None
+        self.set("any")
 
-    def set(self, pinned: bool) -> None:
-        if self.everywhere is not None and self.cpu is not None:
-            os.sched_setaffinity(0, {self.cpu} if pinned else self.everywhere)
+    def where(self) -> tuple[str, ...]:
+        if self.everywhere is None or self.cpu is None:
+            return ("any",)
+        return ("any", "pinned", "apart") if self.other is not None else ("any", "pinned")
+
+    def set(self, where: str, starting: bool = False) -> None:
+        """Place the bench's thread for `where`; `starting`: for starting that placement's agents."""
+        if self.everywhere is None or self.cpu is None:
+            return
+        if where == "pinned" or (where == "apart" and not starting):
+            os.sched_setaffinity(0, {self.cpu})
+        elif where == "apart":
+            os.sched_setaffinity(0, {self.other})
+        else:
+            os.sched_setaffinity(0, self.everywhere)
 
 
 def a_request() -> ActRequest:
@@ -130,36 +150,39 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="games of each kind (default 200)")
     parser.add_argument("--decisions", type=int, default=3000, help="decisions of each kind (default 3000)")
     parser.add_argument("--rounds", type=int, default=10, help="turns the kinds take (default 10)")
+    parser.add_argument("--think", default="", help="also clients answering unread after thinking so many "
+                        "microseconds, comma-separated (e.g. 0,10,40,80)")
     parser.add_argument("--client", default=str(CLIENT), help="the client program (default: the standalone Python one)")
     args = parser.parse_args(argv)
     clients = {"client": ("the standalone Python client:", [sys.executable, str(Path(args.client))])}
     node = shutil.which("node")
     if node:  # JSON.parse is native code: the same protocol with the agent's own work nearer the floor's
         clients["js"] = ("the JavaScript client (node):", [node, str(JS_CLIENT)])
+    for us in [int(t) for t in args.think.split(",") if t.strip()]:
+        clients[f"think{us}"] = (f"answering unread after {us} us:", [sys.executable, "-c", THINKING, str(us)])
     sys.path.insert(0, str(WS_AGENT.resolve()))
     import ws_random_agent
 
     place = Placement()
     request = a_request()
     kinds: dict[str, tuple[bool, object]] = {}
-    for pinned in (False, True):  # a child keeps the mask it was started with
-        place.set(pinned)
-        where = "pinned" if pinned else "any"
-        kinds[f"floor/{where}"] = (pinned, Echo(request))
-        kinds[f"fixed/{where}"] = (pinned, Asking(request, [sys.executable, "-c", FIXED]))
+    for where in place.where():
+        place.set(where, starting=True)
+        kinds[f"floor/{where}"] = (where, Echo(request))
+        kinds[f"fixed/{where}"] = (where, Asking(request, [sys.executable, "-c", FIXED]))
         for kind, (_, cmd) in clients.items():
-            kinds[f"{kind}/{where}"] = (pinned, Asking(request, cmd))
+            kinds[f"{kind}/{where}"] = (where, Asking(request, cmd))
     samples: dict[str, list[float]] = {name: [] for name in kinds}
     each = max(1, args.decisions // args.rounds)
     for _ in range(args.rounds):
-        for name, (pinned, call) in kinds.items():
-            place.set(pinned)
+        for name, (where, call) in kinds.items():
+            place.set(where)
             out = samples[name]
             for _ in range(each):
                 t0 = time.perf_counter()
                 call()
                 out.append(time.perf_counter() - t0)
-    place.set(False)
+    place.set("any")
     for _, call in kinds.values():
         if isinstance(call, Asking):
             call.conn.close()
@@ -167,12 +190,20 @@ def main(argv: list[str] | None = None) -> None:
             call.transport.close()
 
     print(f"one decision (a {len(encode(request.model_dump(mode='json')))}-byte act request), {each * args.rounds} of each kind:")
-    for where, title in (("any", "the agent on a CPU of the OS's choosing"), ("pinned", "the agent on the bench's CPU (pin=true)")):
+    titles = {"any": "the agent on a CPU of the OS's choosing", "pinned": "the agent on the bench's CPU (pin=true)",
+              "apart": "the agent on another CPU than the bench's (every hand-over crosses CPUs)"}
+    for where in place.where():
+        title = titles[where]
         floor_med, floor_p99 = percentiles(samples[f"floor/{where}"])
         print(f"  {title}:")
         print(f"    floor, a child echoing the line:      median {floor_med * 1e6:.0f} us, p99 {floor_p99 * 1e6:.0f} us")
         for kind, what in [("fixed", "a client answering unread:")] + [(k, w) for k, (w, _) in clients.items()]:
             med, p99 = percentiles(samples[f"{kind}/{where}"])
+            if kind.startswith("think"):  # the thinking taken off: what the hand-overs cost around it
+                rest = med - int(kind[5:]) / 1e6
+                print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us; less the thinking "
+                      f"{rest * 1e6:.0f} us -> {rest / floor_med:.2f}x the floor")
+                continue
             print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / floor_med:.2f}x the floor (goal <= 1.5x)")
 
     exec_spec = f'exec:cmd=["{sys.executable}","{Path(args.client)}"];stderr="discard"'
@@ -182,14 +213,14 @@ def main(argv: list[str] | None = None) -> None:
                    "exec, pin=true": (True, exec_spec + ";pin=true"), "ws (loopback)": (False, f"ws:url={url}")}
         games: dict[str, Games] = {}
         for name, (pinned, agents) in lineups.items():
-            place.set(pinned)
+            place.set("pinned" if pinned else "any")
             games[name] = Games(agents)
         per_round = max(1, args.games // args.rounds)
         for _ in range(args.rounds):
             for name, (pinned, _) in lineups.items():
-                place.set(pinned)
+                place.set("pinned" if pinned else "any")
                 games[name].play(per_round)
-        place.set(False)
+        place.set("any")
     finally:
         close_all()
         server.shutdown()
