@@ -25,13 +25,19 @@ def _v(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, float) else f"{value:g}"
 
 
+def _this_run(report: dict[str, Any]) -> str:
+    """A resumed search's seconds are its last run's (an earlier run's time was never recorded)."""
+    return " (this run, which resumed the search)" if report.get("resumed") else ""
+
+
 def format_text(report: dict[str, Any]) -> str:
     spec = report["spec"]
     paths = sorted(report["space"])
     lines = [f"tuning {spec['agent']['name']} on {spec['game']}: objective {spec['objective']}"
              + (f" (roles {', '.join(spec['roles'])})" if spec["roles"] else "")
              + f", {spec['algorithm']}, {len(report['trials'])} trials of {spec['games']} games",
-             f"search seconds: {report['search_seconds']:.1f} on {report['cpus']} CPUs ({report['runners_per_trial']} runner(s) a trial)",
+             f"search seconds: {report['search_seconds']:.1f}{_this_run(report)} on {report['cpus']} CPUs "
+             f"({report['runners_per_trial']} runner(s) a trial)",
              "", "trial  objective [95% interval]        " + "  ".join(paths)]
     for t in report["trials"]:
         lines.append(f"{t['number']:>5}  {_ci(t):<32}" + "  ".join(_v(t["values"][p]) for p in paths))
@@ -137,7 +143,7 @@ def format_html(report: dict[str, Any]) -> str:
         for p, s in sorted(report["space"].items())])))
     intro = html.escape(f"{spec['agent']['name']} on {spec['game']}, objective {objective}, {spec['algorithm']}, "
                         f"{len(report['trials'])} trials of {spec['games']} games, seed {spec['seed']}; "
-                        f"{report['search_seconds']:.0f} s on {report['cpus']} CPUs.")
+                        f"{report['search_seconds']:.0f} s{_this_run(report)} on {report['cpus']} CPUs.")
     return page(f"Tuning {spec['agent']['name']} on {spec['game']}", sections, intro)
 
 

@@ -179,7 +179,8 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
         {"cpu": 1} if here else {"cpu": 0, "memory": 1 << 20})
     storage = out / "ray"
     t0 = time.perf_counter()
-    if tune.Tuner.can_restore(str(storage / "search")):
+    resumed = tune.Tuner.can_restore(str(storage / "search"))
+    if resumed:
         say("resuming the search from its last snapshot")
         tuner = tune.Tuner.restore(str(storage / "search"), trainable=trainable, resume_errored=True)
     else:
@@ -205,7 +206,7 @@ def run_search(spec: TuneSpec, out: str | Path, address: str | None = None,
     if spec.check_games:
         check = run_check(spec, out, best["values"], runners=cpus, say=say)
     return {"spec": spec.model_dump(mode="json"), "space": space, "trials": trials, "best": best, "check": check,
-            "search_seconds": search_s, "cpus": cpus, "runners_per_trial": runners,
+            "search_seconds": search_s, "resumed": resumed, "cpus": cpus, "runners_per_trial": runners,
             "agent_spec": agent_spec(spec, best["values"]), "lineup_entry": lineup_entry(spec, best["values"])}
 
 

@@ -81,8 +81,9 @@ def _report(out: Path) -> dict:
 @pytest.mark.ray
 def test_search_finds_the_planted_optimum_two_trials_at_once(tmp_path):
     out = tmp_path / "out"
-    # 200 games: each trial (played in its own process, nothing to start) lasts long enough to meet the other
-    proc = _tune(_spec(tmp_path, trials=8, games=200, check_games=150), out)
+    # 600 games: a trial (played in its trial's process, nothing to start) lasts about 0.6 s, so one
+    # actor cannot finish all eight while the other is still starting under load (at 200 it could)
+    proc = _tune(_spec(tmp_path, trials=8, games=600, check_games=150), out)
     stdout, stderr = proc.communicate(timeout=400)
     assert proc.returncode == 0, stderr[-3000:]
     report = _report(out)
@@ -97,7 +98,7 @@ def test_search_finds_the_planted_optimum_two_trials_at_once(tmp_path):
     # each trial is a tournament folder in the tournament store format, with every game recorded
     from ops.tournament.store import Store
     with Store(out / trials[0]["folder"], read_only=True) as store:
-        assert store.count() == 200
+        assert store.count() == 600
     page = (out / "report.html").read_text()
     assert "<svg" in page and "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert f"peaker:level={report['best']['values']['level']}" in stdout
@@ -122,6 +123,7 @@ def test_resume_after_a_kill_plays_no_finished_trial_again(tmp_path):
     assert again.returncode == 0, stderr[-3000:]
     assert "resuming the search" in stderr
     report = _report(out)
+    assert report["resumed"] and "(this run, which resumed the search)" in (out / "report.txt").read_text()
     assert len(report["trials"]) == 6 and len({t["key"] for t in report["trials"]}) == 6
     for key, logs in finished.items():  # a trial finished before the kill: not one byte written again
         folder = out / "trials" / key
