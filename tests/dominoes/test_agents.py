@@ -289,7 +289,9 @@ HEAVY = ["5-5", "4-5", "4-4", "3-5", "3-4", "2-5", "2-4", "1-5", "3-3", "1-4", "
 
 def test_sampled_deals_keep_hand_sizes_and_what_passes_showed():
     """Counting: the hidden hands are the unseen tiles, in the right sizes, none showing a number
-    its holder passed on; hands breaking the partner's convention weigh less."""
+    its holder passed on. The partner, who opened 5-5, holds one tile: with 5-5 beside any one tile
+    the convention opens 5-5, so every deal follows it and weighs 1 (a partner holding five, in
+    test_the_search_constants_are_options_that_reach_the_moves, draws deals that break it)."""
     events = [(2, "5-5"), (3, "pass")]
     table = late_table(["1-3", "3-6"], (2, 5, 1, 5), [n for n in HEAVY if n != "5-5"] + ["0-0"], (6, 3),
                        lacks={3: [5]}, events=events)
@@ -301,8 +303,7 @@ def test_sampled_deals_keep_hand_sizes_and_what_passes_showed():
         assert hands_[0] == table.hand and hands_[1] | hands_[2] | hands_[3] == table.unseen()
         assert [h.bit_count() for h in hands_] == [2, 5, 1, 5]
         assert not any("5" in NAMES[t] for t in tiles_of(hands_[3]))
-        follows = search.convention_opening(hands_[2] | mask_of(["5-5"])) == INDEX["5-5"]
-        assert weight == (1.0 if follows else search.CONVENTION_MISS)
+        assert search.convention_opening(hands_[2] | mask_of(["5-5"])) == INDEX["5-5"] and weight == 1.0
     beliefs = search.tile_beliefs(table, random.Random(3), table.lacks, reading)
     assert set(beliefs) == {"p1", "p2", "p3"} and not any("5" in t for t in beliefs["p3"])
 
