@@ -99,14 +99,15 @@ function* lines() {
       throw err;
     }
     if (n === 0) return; // end of input
+    const got = chunk.subarray(0, n);
     let start = 0;
-    for (let nl = chunk.indexOf(10, start); nl !== -1 && nl < n; nl = chunk.indexOf(10, start)) {
-      part.push(chunk.subarray(start, nl));
+    for (let nl = got.indexOf(10); nl !== -1; nl = got.indexOf(10, start)) {
+      part.push(got.subarray(start, nl));
       yield Buffer.concat(part).toString("utf8");
       part = [];
       start = nl + 1;
     }
-    if (start < n) part.push(Buffer.from(chunk.subarray(start, n))); // a copy: chunk is read into again
+    if (start < n) part.push(Buffer.from(got.subarray(start))); // a copy: chunk is read into again
   }
 }
 
