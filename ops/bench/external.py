@@ -204,7 +204,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us; less the thinking "
                       f"{rest * 1e6:.0f} us -> {rest / floor_med:.2f}x the floor")
                 continue
-            print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / floor_med:.2f}x the floor (goal <= 1.5x)")
+            print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us -> {med / floor_med:.2f}x the floor (goal <= 1.5x)"
+                  + (f"; {(med - floor_med) * 1e6:.0f} us over it" if kind == "fixed" else ""))
 
     exec_spec = f'exec:cmd=["{sys.executable}","{Path(args.client)}"];stderr="discard"'
     server, url = ws_random_agent.start()
