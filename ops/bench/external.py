@@ -110,6 +110,9 @@ class Echo:
         self.transport.send(self.line, time.monotonic() + 10)
         self.transport.recv(time.monotonic() + 10)
 
+    def close(self) -> None:
+        self.transport.close()
+
 
 class Asking:
     """One decision through an exec connection to the client `cmd`."""
@@ -122,6 +125,9 @@ class Asking:
 
     def __call__(self) -> None:
         self.conn.request(self.request)
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 class Games:
@@ -154,23 +160,25 @@ def main(argv: list[str] | None = None) -> None:
                         "microseconds, comma-separated (e.g. 0,10,40,80)")
     parser.add_argument("--client", default=str(CLIENT), help="the client program (default: the standalone Python one)")
     args = parser.parse_args(argv)
-    clients = {"client": ("the standalone Python client:", [sys.executable, str(Path(args.client))])}
+    # what answers a decision: (how it is printed, its command, how long it thinks (None: as long as it takes))
+    clients: dict[str, tuple[str, list[str], float | None]] = {
+        "fixed": ("a client answering unread:", [sys.executable, "-c", FIXED], None),
+        "client": ("the standalone Python client:", [sys.executable, str(Path(args.client))], None)}
     node = shutil.which("node")
     if node:  # JSON.parse is native code: the same protocol with the agent's own work nearer the floor's
-        clients["js"] = ("the JavaScript client (node):", [node, str(JS_CLIENT)])
+        clients["js"] = ("the JavaScript client (node):", [node, str(JS_CLIENT)], None)
     for us in [int(t) for t in args.think.split(",") if t.strip()]:
-        clients[f"think{us}"] = (f"answering unread after {us} us:", [sys.executable, "-c", THINKING, str(us)])
+        clients[f"think{us}"] = (f"answering unread after {us} us:", [sys.executable, "-c", THINKING, str(us)], us / 1e6)
     sys.path.insert(0, str(WS_AGENT.resolve()))
     import ws_random_agent
 
     place = Placement()
     request = a_request()
-    kinds: dict[str, tuple[bool, object]] = {}
+    kinds: dict[str, tuple[str, Echo | Asking]] = {}
     for where in place.where():
         place.set(where, starting=True)
         kinds[f"floor/{where}"] = (where, Echo(request))
-        kinds[f"fixed/{where}"] = (where, Asking(request, [sys.executable, "-c", FIXED]))
-        for kind, (_, cmd) in clients.items():
+        for kind, (_, cmd, _) in clients.items():
             kinds[f"{kind}/{where}"] = (where, Asking(request, cmd))
     samples: dict[str, list[float]] = {name: [] for name in kinds}
     each = max(1, args.decisions // args.rounds)
@@ -184,10 +192,7 @@ def main(argv: list[str] | None = None) -> None:
                 out.append(time.perf_counter() - t0)
     place.set("any")
     for _, call in kinds.values():
-        if isinstance(call, Asking):
-            call.conn.close()
-        else:
-            call.transport.close()
+        call.close()
 
     print(f"one decision (a {len(encode(request.model_dump(mode='json')))}-byte act request), {each * args.rounds} of each kind:")
     titles = {"any": "the agent on a CPU of the OS's choosing", "pinned": "the agent on the bench's CPU (pin=true)",
@@ -197,10 +202,10 @@ def main(argv: list[str] | None = None) -> None:
         floor_med, floor_p99 = percentiles(samples[f"floor/{where}"])
         print(f"  {title}:")
         print(f"    floor, a child echoing the line:      median {floor_med * 1e6:.0f} us, p99 {floor_p99 * 1e6:.0f} us")
-        for kind, what in [("fixed", "a client answering unread:")] + [(k, w) for k, (w, _) in clients.items()]:
+        for kind, (what, _, think) in clients.items():
             med, p99 = percentiles(samples[f"{kind}/{where}"])
-            if kind.startswith("think"):  # the thinking taken off: what the hand-overs cost around it
-                rest = med - int(kind[5:]) / 1e6
+            if think is not None:  # the thinking taken off: what the hand-overs cost around it
+                rest = med - think
                 print(f"    {what:<37} median {med * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us; less the thinking "
                       f"{rest * 1e6:.0f} us -> {rest / floor_med:.2f}x the floor")
                 continue
