@@ -58,3 +58,13 @@ def test_a_float_that_is_not_a_number_reaches_the_agent_as_null():
     request = ActRequest(sender="referee", to="p1", turn=4, player=1, legal=("a",),
                          observation={"x": float("nan"), "y": float("inf"), "z": 0.5})
     assert json.loads(encode_message(request))["observation"] == {"x": None, "y": None, "z": 0.5}
+
+
+def test_what_the_fast_writer_refuses_is_written_all_the_same():
+    """An integer past 64 bits or a key that is not a string: orjson refuses it, pydantic's
+    serializer writes it, and the line is the model dump's as ever."""
+    request = ActRequest(sender="referee", to="p1", turn=4, player=1, legal=("a",),
+                         observation={"big": 2**70, "by_seat": {0: "x", 1: "y"}})
+    line = encode_message(request)
+    assert line == encode(request.model_dump(mode="json"))
+    assert json.loads(line)["observation"] == {"big": 2**70, "by_seat": {"0": "x", "1": "y"}}
