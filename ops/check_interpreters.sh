@@ -22,7 +22,10 @@ for version in 3.12 3.13; do
     "$py" -m venv "$venv" || { echo "check_interpreters: cannot make a venv with $py"; status=1; continue; }
   fi
   "$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1
-  "$venv/bin/python" -m pip install --quiet msgpack pydantic structlog duckdb openskill zstandard pytest pytest-timeout >/dev/null 2>&1 &&
+  # the main job's packages as pyproject.toml names them, Ray left out, and what the check runs on
+  deps=$("$venv/bin/python" -c "import tomllib; print('\n'.join(d for d in tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'] if not d.startswith('ray')))")
+  # shellcheck disable=SC2086
+  "$venv/bin/python" -m pip install --quiet $deps pytest pytest-timeout >/dev/null 2>&1 &&
     "$venv/bin/python" -m pip install --quiet --no-deps -e . >/dev/null 2>&1 ||
     { echo "check_interpreters: cannot install detente under $py"; status=1; continue; }
   echo "check_interpreters: golden logs under $("$venv/bin/python" --version)"
