@@ -11,6 +11,7 @@ exchange of each; `schema()` is the JSON Schema shipped as actors/external/schem
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import orjson
@@ -147,9 +148,20 @@ def parse_hello(line: bytes) -> AgentHello:
     return hello
 
 
+# The answer to a decision as the reference clients write it (compact JSON, keys in the model's
+# order, an action of printable ASCII with nothing escaped): matched as bytes, it skips the JSON
+# parser on the per-decision path; anything else (spaces, escapes, other keys) is parsed as JSON.
+# The two agree (tests/external/test_protocol.py).
+_PLAIN_ACT = re.compile(rb'\[\{"kind":"act","turn":(0|[1-9][0-9]{0,17}),"action":"([ !#-\[\]-~]*)"\}\]')
+
+
 def parse_answer(line: bytes, address: str, request: Message) -> list[Message]:
     """The messages of one answer line (a JSON array, or one object): `sender` filled with the
     agent's address, `to` with the request's sender where left out. Raises ProtocolError."""
+    plain = _PLAIN_ACT.fullmatch(line)
+    if plain is not None:
+        return [built(Act, {"sender": address, "to": request.sender, "kind": "act", "turn": int(plain[1]),
+                            "action": plain[2].decode("ascii")})]
     obj = _json(line)
     items = obj if isinstance(obj, list) else [obj]
     out: list[Message] = []

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from actors.external.protocol import ProtocolError, encode, encode_message, parse_answer
+from actors.external.protocol import _PLAIN_ACT, ProtocolError, encode, encode_message, parse_answer
 from bus.codec import load
 from bus.log import parse_log
-from bus.messages import MESSAGE, ActRequest
+from bus.messages import MESSAGE, Act, ActRequest
 from tests.external.conftest import HERE
 
 
@@ -68,3 +70,19 @@ def test_what_the_fast_writer_refuses_is_written_all_the_same():
     line = encode_message(request)
     assert line == encode(request.model_dump(mode="json"))
     assert json.loads(line)["observation"] == {"big": 2**70, "by_seat": {"0": "x", "1": "y"}}
+
+
+@settings(max_examples=300, deadline=None)
+@given(turn=st.integers(min_value=-5, max_value=2**70), action=st.text(max_size=12),
+       ascii_only=st.booleans(), spaced=st.booleans())
+def test_the_plain_act_answer_is_read_as_json_reads_it(turn, action, ascii_only, spaced):
+    """The byte match for the common answer makes the message the JSON parser and validation make,
+    and a line it does not match (escapes, spaces, a turn past 18 digits) still reads as JSON."""
+    request = ActRequest(sender="referee", to="p1", turn=4, player=1, legal=("a",), observation={})
+    obj = [{"kind": "act", "turn": turn, "action": action}]
+    line = json.dumps(obj, ensure_ascii=ascii_only, separators=(", ", ": ") if spaced else (",", ":")).encode()
+    expected = MESSAGE.validate_python({**obj[0], "sender": "p1", "to": "referee"})
+    got = parse_answer(line, "p1", request)
+    assert got == [expected] and type(got[0]) is Act
+    plain = not spaced and 0 <= turn < 10**18 and all(" " <= c <= "~" and c not in '"\\' for c in action)
+    assert (_PLAIN_ACT.fullmatch(line) is not None) == plain
