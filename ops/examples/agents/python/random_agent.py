@@ -28,10 +28,16 @@ import sys
 NAME, VERSION = "random-py", "1.0.0"
 
 
+# Lines are read and written as bytes: JSON is UTF-8 whatever the locale says, and json.loads
+# takes bytes. One encoder for every answer, compact (json.dumps with options makes one a call).
+OUT = sys.stdout.buffer
+ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def send(obj):
     """One line of JSON on stdout, flushed at once (detente is waiting for it)."""
-    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
+    OUT.write(ENCODER.encode(obj).encode() + b"\n")
+    OUT.flush()
 
 
 def answer(msg, rng):
@@ -50,7 +56,7 @@ def answer(msg, rng):
 
 def main():
     rng = random.Random(0)
-    for line in sys.stdin:
+    for line in sys.stdin.buffer:
         msg = json.loads(line)
         kind = msg.get("kind")
         if kind == "hello":
