@@ -25,9 +25,10 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(PLUGINS), str(ROOT)]), "RAY_AUTH_MODE": "disabled"}
 
 
-def _tune(spec: Path, out: Path, **kw) -> subprocess.Popen:
+def _tune(spec: Path, out: Path, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "ops.cli", "tune", str(spec), "--out", str(out)], cwd=ROOT,
-                            env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+                            env={**_env(), **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kw)
 
 
 def _spec(tmp_path: Path, name: str = "spec.toml", **changes) -> Path:
@@ -81,9 +82,11 @@ def _report(out: Path) -> dict:
 @pytest.mark.ray
 def test_search_finds_the_planted_optimum_two_trials_at_once(tmp_path):
     out = tmp_path / "out"
-    # 600 games: a trial (played in its trial's process, nothing to start) lasts about 0.6 s, so one
-    # actor cannot finish all eight while the other is still starting under load (at 200 it could)
-    proc = _tune(_spec(tmp_path, trials=8, games=600, check_games=150), out)
+    # each trial process's first peaker waits (at most 30 s) until a second process has built one:
+    # under load, one trial actor could otherwise finish all eight before the other has started
+    meet = tmp_path / "rendezvous"
+    meet.mkdir()
+    proc = _tune(_spec(tmp_path, trials=8, games=600, check_games=150), out, env={"DETENTE_TEST_RENDEZVOUS": str(meet)})
     stdout, stderr = proc.communicate(timeout=400)
     assert proc.returncode == 0, stderr[-3000:]
     report = _report(out)
@@ -94,6 +97,7 @@ def test_search_finds_the_planted_optimum_two_trials_at_once(tmp_path):
     assert check["better"] and check["best"]["lo"] > check["defaults"]["hi"]
     # two trials at once on 2 CPUs: some pair of trials ran side by side, and every one finished
     assert any(a["started"] < b["ended"] and b["started"] < a["ended"] for a in trials for b in trials if a is not b)
+    assert len(list(meet.iterdir())) >= 2  # two processes played trials
     assert report["runners_per_trial"] == 1 and report["cpus"] == 2
     # each trial is a tournament folder in the tournament store format, with every game recorded
     from ops.tournament.store import Store
