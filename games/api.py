@@ -28,6 +28,7 @@ TALK = "talk"  # some nodes open talk channels
 TALK_STATE = "talk_state"  # talk changes the state (e.g. the rules confirm deals): see apply_talk
 OBSERVATION_STATE = "observation_state"  # Game.state_from_observation rebuilds a state from one observation
 ACTION_ENCODING = "action_encoding"  # Game.action_vocabulary numbers every action (encode_action / decode_action)
+VIEWS = "views"  # Game.describe_action, observation_text, observation_shape and observation_tensor are the game's own
 
 ABSTAIN = "abstain"  # conventional default action name where a game has one
 
@@ -267,6 +268,28 @@ class Game:
             raise IllegalAction(f"action number {number!r} is outside 0..{len(vocabulary) - 1}")
         return vocabulary[number]
 
+    # Views (capability VIEWS): what a person, a language model or a learner reads of one seat's
+    # observation. Each is a pure function of (options, seat, observation): it cannot show what the
+    # seat does not see. Without VIEWS, the text views fall back to the JSON below and the tensor
+    # views are absent (NotImplementedError).
+
+    def describe_action(self, options: Options, action: str) -> str:
+        """One line saying what `action` does, for a person or a model (default: the action itself)."""
+        return action
+
+    def observation_text(self, options: Options, seat: int, observation: dict[str, Any]) -> str:
+        """Exactly what `observation` holds, readable (default: its fields one a line, as JSON)."""
+        return observation_lines(observation)
+
+    def observation_shape(self, options: Options) -> tuple[int, ...]:
+        """The fixed shape of `observation_tensor` for these options (games with VIEWS)."""
+        raise NotImplementedError(f"{self.name} has no observation tensor (capability VIEWS)")
+
+    def observation_tensor(self, options: Options, seat: int, observation: dict[str, Any]) -> Any:
+        """`observation` as a float32 numpy array of `observation_shape(options)` (games with VIEWS);
+        the layout is the game's own, documented field by field where it is written."""
+        raise NotImplementedError(f"{self.name} has no observation tensor (capability VIEWS)")
+
     def capabilities_for(self, options: Options) -> frozenset[str]:
         """The capability flags of one variant (default: the game's); e.g. hidden hands only
         where a variant deals cards."""
@@ -290,3 +313,11 @@ def _numbering(game: Game, options: Options) -> tuple[tuple[str, ...], dict[str,
             raise ValueError(f"{game.name}: the action vocabulary repeats an action")
         found = _NUMBERINGS[key] = (vocabulary, index)
     return found
+
+
+def observation_lines(observation: dict[str, Any]) -> str:
+    """The generic text view: each top-level field on its own line as `name: JSON`, in sorted order."""
+    import json
+
+    return "\n".join(f"{key}: {json.dumps(observation[key], sort_keys=True, ensure_ascii=False)}"
+                     for key in sorted(observation))

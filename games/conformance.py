@@ -19,6 +19,7 @@ from games.api import (
     PRIVATE_INFORMATION,
     SIMULTANEOUS,
     TALK,
+    VIEWS,
     Game,
     IllegalAction,
     Options,
@@ -181,6 +182,65 @@ def check_action_encoding(game: Game, options: dict[str, Any] | None = None,
         _play(game, opts, seed, visit)
 
 
+def check_views(game: Game, options: dict[str, Any] | None = None,
+                seeds: Iterable[int] = range(3)) -> None:
+    """For games with VIEWS: every legal action has a one-line description; the text and the tensor
+    of an observation are pure functions of it (the same for an equal copy, the observation left
+    unchanged, equal on a second call); the tensor is float32, finite, of `observation_shape`; and
+    for games with private information a resampled state (which the seat cannot tell apart) gives
+    the same text and tensor."""
+    import copy
+
+    import numpy
+
+    opts = game.options(options)
+    if not game.has(VIEWS, opts):
+        return
+    n = game.num_players(opts)
+    shape = tuple(game.observation_shape(opts))
+    assert shape and all(type(d) is int and d > 0 for d in shape), (
+        f"{game.name}: observation_shape {shape!r} must be a tuple of positive ints")
+    hidden = game.has(PRIVATE_INFORMATION, opts)
+    described: set[str] = set()
+
+    def views(seat: int, observation: dict[str, Any], where: str) -> tuple[str, bytes]:
+        before = copy.deepcopy(observation)
+        text = game.observation_text(opts, seat, observation)
+        tensor = game.observation_tensor(opts, seat, observation)
+        assert observation == before, f"{where}: a view of seat {seat}'s observation changed it"
+        assert isinstance(text, str) and text.strip(), f"{where}: observation_text of seat {seat} is empty"
+        assert isinstance(tensor, numpy.ndarray) and tensor.dtype == numpy.float32, (
+            f"{where}: observation_tensor of seat {seat} is not a float32 numpy array")
+        assert tensor.shape == shape, (
+            f"{where}: observation_tensor of seat {seat} has shape {tensor.shape}, declared {shape}")
+        assert bool(numpy.isfinite(tensor).all()), f"{where}: observation_tensor of seat {seat} holds NaN or inf"
+        return text, tensor.tobytes()
+
+    def visit(state: State, where: str) -> None:
+        rng = random.Random(where)
+        for seat in range(n):
+            observation = state.observation(seat)
+            first = views(seat, observation, where)
+            again = views(seat, copy.deepcopy(observation), where)
+            assert first == again, (f"{where}: the views of seat {seat} differ for an equal observation "
+                                    f"(a set iterated? state kept between calls?)")
+            if hidden:
+                other = state.resample_hidden(seat, rng)
+                assert views(seat, other.observation(seat), where) == first, (
+                    f"{where}: seat {seat}'s views change when what it cannot see is redrawn")
+        for seat in state.current_players():
+            for action in state.legal_actions(seat):
+                if action in described:
+                    continue
+                line = game.describe_action(opts, action)
+                assert isinstance(line, str) and line.strip() and "\n" not in line, (
+                    f"{where}: describe_action({action!r}) must be one non-empty line, got {line!r}")
+                described.add(action)
+
+    for seed in seeds:
+        _play(game, opts, seed, visit)
+
+
 def run_all(game: Game, options: dict[str, Any] | None = None) -> None:
     """Every rules-level conformance check that applies to `game`."""
     check_random_playthroughs(game, options)
@@ -188,6 +248,7 @@ def run_all(game: Game, options: dict[str, Any] | None = None) -> None:
     check_information_hiding(game, options)
     check_talk(game, options)
     check_action_encoding(game, options)
+    check_views(game, options)
 
 
 # -- helpers -------------------------------------------------------------------------------

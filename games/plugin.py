@@ -56,6 +56,9 @@ class GamePlugin:
       board game's solo and survival rates, a cooperative game's perfect scores); tournament
       reports print them in text, JSON and HTML. Counted in SQL, a section stays fast at a
       million games; iterating makes a dict of every game
+    - rules_text: a reference to a string: the game's rules, mechanics only, about a page of plain
+      text (the system prompt of a language-model agent, the generated reference page); without
+      one, `doc`
     - libraries: distributions whose versions can change this game's results (e.g. "numpy" for
       agents that use it); each log header's `env` records their versions (bus.environment)
     """
@@ -74,6 +77,7 @@ class GamePlugin:
     short_options: Mapping[str, Any] = field(default_factory=dict)  # a short game, for checks and demos
     report: str | None = None
     libraries: tuple[str, ...] = ()
+    rules_text: str | None = None
 
 
 def resolve(reference: str) -> Any:
