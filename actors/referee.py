@@ -122,7 +122,7 @@ class Referee(Actor):
                     )
                 )
                 return out
-            if self.step >= self.game.max_steps:
+            if self.step >= self.game.max_steps_for(self.options):
                 raise RuntimeError(f"{self.game.name}: no end after {self.step} steps")
             if state.is_chance():
                 outcome = state.sample_chance(self.rng)

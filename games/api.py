@@ -221,6 +221,15 @@ class Game:
         """The starting position of a game with these options (a chance node where the deal comes first)."""
         raise NotImplementedError
 
+    def max_steps_for(self, options: Options) -> int:
+        """The termination bound of a game with these options (default: `max_steps`); a game whose
+        length depends on its options (a bridged game's player count) says so here."""
+        return self.max_steps
+
+    def return_bounds(self, options: Options) -> tuple[float, float]:
+        """The lowest and highest return of a game with these options (default: `min_return`, `max_return`)."""
+        return (self.min_return, self.max_return)
+
     def teams(self, options: Options) -> tuple[tuple[int, ...], ...]:
         """The sides of a game with these options, each a sorted tuple of seats, sorted by first seat.
 

@@ -44,7 +44,7 @@ def check_random_playthroughs(game: Game, options: dict[str, Any] | None = None,
 
     for seed in seeds:
         final = _play(game, opts, seed, visit)
-        _check_terminal(game, final, n, f"{game.name} seed {seed}")
+        _check_terminal(game, final, n, f"{game.name} seed {seed}", opts)
 
 
 def check_serialisation(game: Game, options: dict[str, Any] | None = None,
@@ -257,12 +257,13 @@ def _play(game: Game, opts: Options, seed: int, visit: Visitor) -> State:
     """One uniform-random game; `visit(state, where)` runs at every node, terminal included."""
     rng = random.Random(seed)
     state = game.new_initial_state(opts)
-    for step in range(game.max_steps + 1):
+    bound = game.max_steps_for(opts)
+    for step in range(bound + 1):
         visit(state, f"{game.name} seed {seed} step {step}")
         if state.is_terminal():
             return state
         _step(state, rng)
-    raise AssertionError(f"{game.name} seed {seed}: not over after max_steps={game.max_steps}")
+    raise AssertionError(f"{game.name} seed {seed}: not over after max_steps={bound}")
 
 
 def _step(state: State, rng: random.Random) -> None:
@@ -317,12 +318,12 @@ def _check_node(game: Game, state: State, n: int, where: str) -> None:
                          f"{where}: an action from player {outsiders[0]}, who is not to act")
 
 
-def _check_terminal(game: Game, state: State, n: int, where: str) -> None:
+def _check_terminal(game: Game, state: State, n: int, where: str, opts: Options | None = None) -> None:
     out = state.outcome()
     assert len(out.returns) == n, f"{where}: {len(out.returns)} returns for {n} players"
+    lo, hi = game.return_bounds(opts) if opts is not None else (game.min_return, game.max_return)
     for p, r in enumerate(out.returns):
-        assert game.min_return <= r <= game.max_return, (
-            f"{where}: player {p} return {r} outside [{game.min_return}, {game.max_return}]")
+        assert lo <= r <= hi, f"{where}: player {p} return {r} outside [{lo}, {hi}]"
     assert all(type(w) is int and 0 <= w < n for w in out.winners), (
         f"{where}: winners {out.winners} are not seats 0..{n - 1}")
 
