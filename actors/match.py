@@ -103,6 +103,7 @@ class MatchResult:
     retired: dict[int, str] | None = None  # seat -> why it was retired
     aborted: str | None = None  # why the game was aborted (over its wall-clock budget), if it was
     blame: int | None = None  # the seat an abort counts against
+    seat_faults: dict[int, dict[str, Any]] | None = None  # seat -> its errors by category and the first (bus.SeatFaults)
 
 
 def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement: Any = None,
@@ -154,7 +155,8 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
     aborted = end.extra.get("aborted") if end.sender == BUS else None
     return MatchResult(header=header, end=end, records=bus.seq + 1, errors=bus.errors, seat_errors=dict(bus.seat_errors),
                        retired={s: r.reason for s, r in sorted(bus.retired.items())}, aborted=aborted,
-                       blame=end.extra.get("blame") if aborted else None)
+                       blame=end.extra.get("blame") if aborted else None,
+                       seat_faults={seat: f.to_json() for seat, f in sorted(bus.seat_faults.items())})
 
 
 def _tell_end(placement: Any, end: GameEnd) -> None:

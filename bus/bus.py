@@ -22,7 +22,7 @@ instead of calling the actors that overran, so it never waits on the clock.
 from __future__ import annotations
 
 import os
-from typing import Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 import structlog
 
@@ -101,6 +101,7 @@ class Bus:
         self.end: GameEnd | None = None
         self.errors = 0  # error events the referee logged (failed or misbehaving actors)
         self.seat_errors: dict[int, int] = {}  # of those, per seat they name
+        self.seat_faults: dict[int, SeatFaults] = {}  # of those, per seat: counts by category, the first
         self.nbytes = 0  # frame bytes logged so far
         self.limits = limits
         self.decided = dict(decided or {})  # replay: seq -> the wall-clock decision recorded in answer to it
@@ -143,6 +144,10 @@ class Bus:
             seat = self.seat_of.get(message.actor)
             if seat is not None:
                 self.seat_errors[seat] = self.seat_errors.get(seat, 0) + 1
+                faults = self.seat_faults.get(seat)
+                if faults is None:
+                    faults = self.seat_faults[seat] = SeatFaults(self.seq, message.category, message.reason, message.actor)
+                faults.by_category[message.category] = faults.by_category.get(message.category, 0) + 1
         elif to not in _RECORD_ONLY:
             if kind == "retire":
                 self._mark_retired(message)
@@ -299,6 +304,22 @@ def _spent(seat: _Seat, lim: Limits, game_bytes: int) -> str | None:
     return None
 
 
+class SeatFaults:
+    """The error events naming one seat's actors in a game: counts by category, and the first one."""
+
+    __slots__ = ("first_seq", "first_category", "first_reason", "first_actor", "by_category")
+
+    def __init__(self, seq: int, category: str, reason: str, actor: str) -> None:
+        self.first_seq, self.first_category, self.first_reason, self.first_actor = seq, category, reason, actor
+        self.by_category: dict[str, int] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: {"by_category": {category: n}, "first": {"seq", "category", "reason", "actor"}}."""
+        return {"by_category": dict(sorted(self.by_category.items())),
+                "first": {"seq": self.first_seq, "category": self.first_category, "reason": self.first_reason,
+                          "actor": self.first_actor}}
+
+
 def _seats(seat_of: Mapping[str, int]) -> dict[str, _Seat]:
     """Each seat actor's address -> its seat's budgets (one object per seat)."""
     by_seat: dict[int, _Seat] = {}
@@ -327,5 +348,6 @@ def deliver_one(actor, message: Message, seq: int) -> list[Message]:
     except Exception as exc:  # an agent's failure is data: its sender hears about it
         if actor.address == REFEREE:
             raise  # the rules or the referee are broken: the game cannot go on meaningfully
-        _log.warning("actor_failed", actor=actor.address, seq=seq, error=f"{type(exc).__name__}: {exc}")
+        if not getattr(exc, "quiet", False):  # an agent already stopped this game: its first failure said why
+            _log.warning("actor_failed", actor=actor.address, seq=seq, error=f"{type(exc).__name__}: {exc}")
         return [Fault(sender=BUS, to=message.sender, actor=actor.address, error=f"{type(exc).__name__}: {exc}", cause=seq)]

@@ -245,6 +245,7 @@ def _write_page(path: str, flag: str, text: str) -> None:
 def _cmd_play(args: argparse.Namespace) -> int:
     from actors.match import make_header, play
     from bus.log import LogWriter, PackedLogWriter
+    from ops.faults import fault_lines
 
     header_of, agents = _checked_lineup(args.game, args.option, args.agents, args.seed, args.games, args.game_id)
     path = Path(args.log)
@@ -270,6 +271,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 winners = ", ".join(f"p{w}" for w in end.winners) or "nobody"
                 prefix = f"{header['game_id']}: " if args.games > 1 else ""
                 print(f"{prefix}{end.summary}; winners: {winners}", flush=True)
+                for line in fault_lines(result.header, result.seat_faults):  # the author's agent misbehaved
+                    print(f"  {line}", flush=True)
     finally:
         if placement is not None:
             placement.close()

@@ -45,7 +45,14 @@ MAX_ERROR = 200  # characters of a start failure the header keeps
 
 
 class ExternalError(Exception):
-    """An external agent failed on a request: the cause, in one line, as the error event says it."""
+    """An external agent failed on a request: the cause, in one line, as the error event says it.
+
+    `quiet`: the agent had already been stopped earlier in the game and this request was failed at
+    once, without sending it; the error event still names it, the operational warning is not repeated."""
+
+    def __init__(self, reason: str, quiet: bool = False) -> None:
+        super().__init__(reason)
+        self.quiet = quiet
 
 
 class ExecOptions(BaseModel):
@@ -154,7 +161,7 @@ class Connection:
     def request(self, message: Message) -> list[Message]:
         """The agent's answer to one delivered message. Raises ExternalError (see the module's docstring)."""
         if self.failure is not None:
-            raise ExternalError(self.failure)
+            raise ExternalError(self.failure, quiet=True)
         opts = self.options
         transport = self.transport
         unasked = transport.pending()
