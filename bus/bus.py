@@ -144,15 +144,24 @@ class Bus:
             seat = self.seat_of.get(message.actor)
             if seat is not None:
                 self.seat_errors[seat] = self.seat_errors.get(seat, 0) + 1
-                faults = self.seat_faults.get(seat)
-                if faults is None:
-                    faults = self.seat_faults[seat] = SeatFaults(self.seq, message.category, message.reason, message.actor)
-                faults.by_category[message.category] = faults.by_category.get(message.category, 0) + 1
+            self._count_fault(message.actor, message.category, message.reason)
         elif to not in _RECORD_ONLY:
+            if kind == "fault" and to != REFEREE:  # an office failed its President: no error event follows
+                self._count_fault(message.actor, "raised", message.error)
             if kind == "retire":
                 self._mark_retired(message)
             if not self._retired_to or to not in self._retired_to:
                 wave.append((self.seq, message))
+
+    def _count_fault(self, actor: str, category: str, reason: str) -> None:
+        """One more error event (or office fault) naming a seat's actor, for the seat's summary."""
+        seat = self.seat_of.get(actor)
+        if seat is None:
+            return
+        faults = self.seat_faults.get(seat)
+        if faults is None:
+            faults = self.seat_faults[seat] = SeatFaults(self.seq, category, reason, actor)
+        faults.by_category[category] = faults.by_category.get(category, 0) + 1
 
     def _too_large(self, message: Message, n: int) -> None:
         what = f"a {message.kind} record of {n:,} bytes" if n > MAX_FRAME else f"the game's log past {MAX_GAME_BYTES:,} bytes"

@@ -12,10 +12,12 @@ when given), so trust over time is in every transcript, JSON and HTML alike.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from actors.address import player_address
 from bus.log import GameLog
+from bus.messages import REFEREE
 from games.plugin import resolve
 from games.registry import get_plugin
 from replay.guard import checked_text, guard
@@ -51,7 +53,69 @@ def transcript(log: GameLog, player: int | None = None) -> tuple[str, dict[str, 
         data = generic_transcript(log, player)
         text = render_generic(data)
     data["beliefs"] = belief_series(log, None if player is None else player_address(player))
+    if plugin.transcript is not None:  # the generic transcript has its errors among its events already
+        errors = error_events(log)
+        data["errors"] = errors
+        text = with_errors(text, errors)
     return text, data
+
+
+def error_events(log: GameLog) -> list[dict[str, Any]]:
+    """Every error event of a game in seq order: what failed, whose, and what the rules applied."""
+    from actors.address import seat_of
+
+    out = []
+    turn = None  # the decision turn the records are at (an office's fault names none of its own)
+    for record in log.records:
+        msg = record.get("msg") or {}
+        if type(msg.get("turn")) is int:
+            turn = msg["turn"]
+        if msg.get("kind") == "fault" and msg.get("to") != REFEREE:  # an office failed its President
+            actor = str(msg.get("actor"))
+            out.append({"seq": record["seq"], "turn": turn, "actor": actor, "seat": seat_of(actor),
+                        "category": "raised", "error": msg.get("error"), "applied": f"{msg.get('to')} went on without it"})
+        elif msg.get("kind") == "error":
+            actor = str(msg.get("actor"))
+            out.append({"seq": record["seq"], "turn": msg.get("turn"), "actor": actor, "seat": seat_of(actor),
+                        "category": error_category(msg), "error": msg.get("reason"), "applied": msg.get("applied")})
+    return out
+
+
+def error_line(e: dict[str, Any]) -> str:
+    """One error event as a transcript line."""
+    return f"[{e['seq']}] error ({e['category']}) {e['actor']}: {e['error']} (applied {e['applied']})"
+
+
+_SEQ = re.compile(r"\(seq (\d+)\)|^\s*\[(\d+)\]|\bseq (\d+)\b")
+
+
+_TURN = re.compile(r"\(turn (\d+)\)|^\s*turn (\d+)\b")
+
+
+def with_errors(text: str, errors: list[dict[str, Any]]) -> str:
+    """A plugin's transcript text with each error line in place: before the first line that names
+    a later seq (`(seq N)`, `[N]`) or starts a later decision turn (`(turn T)`, `turn T`); errors after every named seq, or in a text that names none, at
+    the end under `errors:`."""
+    if not errors:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    pending = list(errors)
+    for line in lines:
+        found = _SEQ.search(line)
+        if found:
+            seq = int(next(g for g in found.groups() if g is not None))
+            while pending and pending[0]["seq"] < seq:
+                out.append("  " + error_line(pending.pop(0)))
+        elif (found := _TURN.search(line)) is not None:  # a block of decision turn T starts: earlier turns' errors
+            turn = int(next(g for g in found.groups() if g is not None))
+            while pending and isinstance(pending[0]["turn"], int) and pending[0]["turn"] < turn:
+                out.append("  " + error_line(pending.pop(0)))
+        out.append(line)
+    if pending:
+        out.append("errors:" if len(pending) == len(errors) else "errors after the last turn shown:")
+        out.extend("  " + error_line(e) for e in pending)
+    return "\n".join(out)
 
 
 def error_category(error: dict[str, Any]) -> str:
@@ -114,7 +178,7 @@ def render_generic(data: dict[str, Any]) -> str:
                 says = "; ".join(free_text(s) or str({k: v for k, v in s.items()}) for s in line["says"]) or "(nothing)"
                 out.append(f"[{e['seq']}] {e['channel']} round {e['round']}: p{line['speaker']} says {says}")
         elif "error" in e:
-            out.append(f"[{e['seq']}] error ({e['category']}) {e['actor']}: {e['error']} (applied {e['applied']})")
+            out.append(error_line(e))
     if data["end"]:
         out.append(f"end: {data['end']['summary']} (winners {data['end']['winners']})")
     return "\n".join(out)
