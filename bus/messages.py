@@ -253,6 +253,23 @@ class GameEnd(Message):
     teams: tuple[tuple[int, ...], ...] | None = None  # the sides (seats); None in logs older than teams
 
 
+class SampleRequest(Message):
+    """An agent's actor asks the referee for a determinisation of its seat's information set."""
+
+    kind: Literal["sample_request"] = "sample_request"
+    turn: int
+
+
+class Sample(Message):
+    """The referee's answer to a sample request: `state` (`State.to_json`) is
+    `resample_hidden(seat, rng)` of the true state, the generator seeded from the game's seed and
+    the count of samples served; None where there is no state to draw from (the game is over)."""
+
+    kind: Literal["sample"] = "sample"
+    turn: int
+    state: dict[str, Any] | None = None
+
+
 # --- inside an Alpha agent --------------------------------------------------------------------
 
 
@@ -325,6 +342,8 @@ AnyMessage = Annotated[
         OfficeRequest,
         OfficeReply,
         KBChange,
+        SampleRequest,
+        Sample,
     ],
     Field(discriminator="kind"),
 ]
