@@ -31,6 +31,8 @@ from bus.messages import (
     Message,
     Quiet,
     Retire,
+    Sample,
+    SampleRequest,
     Start,
     StepEvent,
     Talk,
@@ -91,6 +93,8 @@ class Referee(Actor):
             return self._fail(seat_of(message.actor), message.actor, message.reason, message.category)
         if isinstance(message, Retire):
             return self._on_retire(message)
+        if isinstance(message, SampleRequest):
+            return self._on_sample(message)
         if isinstance(message, Quiet):
             out: list[Message] = []
             for seat in sorted({seat for seat, _ in self.talk_waiting} | set(self.waiting)):
@@ -217,6 +221,25 @@ class Referee(Actor):
     def _error(self, actor: str, reason: str, applied: str, category: ErrorCategory) -> ErrorEvent:
         return ErrorEvent(sender=REFEREE, to=LOG, actor=actor, turn=self.turn, reason=reason, applied=applied,
                           category=category)
+
+    # -- determinisations ---------------------------------------------------------------------
+
+    samples_served = 0  # sample requests answered in this game (each one's generator is seeded by it)
+
+    def _on_sample(self, message: SampleRequest) -> list[Message]:
+        """A determinisation of the asking seat's information set: `resample_hidden(seat, rng)` of the
+        true state, which the rules' conformance holds to what the seat observed, so the asking actor
+        never holds the true state. The generator is seeded from the game's seed and the requests
+        answered so far (an order the bus fixes): the same bytes in every placement, and verify
+        re-runs this referee on the recorded requests to the same samples."""
+        seat = seat_of(message.sender)
+        if seat is None or seat in self.retired:
+            return [self._error(message.sender, "sample request from no seat", "ignored", "unexpected")]
+        self.samples_served += 1
+        rng = random.Random(f"detente/{self.seed}/sample/{seat}/{self.samples_served}")
+        state = None if self.state is None or self.state.is_terminal() else self.state.resample_hidden(seat, rng).to_json()
+        return [built(Sample, {"sender": REFEREE, "to": message.sender, "kind": "sample", "turn": self.turn,
+                               "state": state})]
 
     # -- talk rounds ------------------------------------------------------------------------
 
