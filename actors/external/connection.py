@@ -18,6 +18,7 @@ import atexit
 import copy
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -265,8 +266,18 @@ _POOL: dict[str, Connection] = {}  # by the spec as given (and the address)
 _BY_HEADER: dict[str, Connection] = {}  # by the spec as the header keeps it (and the address)
 
 
+_LANE = threading.local()  # which of a runner's concurrent games this thread plays (0: the only one)
+
+
+def set_lane(lane: int) -> None:
+    """This thread plays lane `lane` of a runner's concurrent games: its games get connections
+    (processes) of their own, kept from game to game of the lane."""
+    _LANE.n = lane
+
+
 def _key(kind: str, options: dict[str, Any], address: str) -> str:
-    return json.dumps([kind, options, address], sort_keys=True, separators=(",", ":"))
+    lane = getattr(_LANE, "n", 0)
+    return json.dumps([kind, options, address] + ([lane] if lane else []), sort_keys=True, separators=(",", ":"))
 
 
 def connect(kind: str, raw: dict[str, Any], address: str, role: str) -> tuple[Connection, dict[str, Any]]:
