@@ -4,6 +4,8 @@
     generic:offices=so           Strategy Office only (the ablation baseline)
     generic:iterations=400       a larger search
     generic:traits.so_weight=2   the President prefers its Strategy Office's advice
+    generic:sampler=referee      determinisations drawn by the referee from the true state (auto:
+                                 the game's state_from_observation where it has one, else the referee)
 
 The President weighs each office's advice by a trait (thesis section 7.2: "give greater preference
 to some modules over others"): an action's score is so_weight x its search utility + fo_weight x
@@ -14,7 +16,7 @@ probability 1 - honesty the pacts are left out of the score (a broken word).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -53,6 +55,8 @@ class GenericOptions(AgentOptions):
     width: int = Field(5, ge=1, le=64)
     # the game's cheap playout policy where it has one, else uniform; "uniform"; "module:function" (search.Policy)
     rollout: str = "game"
+    # where the search's position comes from (offices.SAMPLERS): auto, observation, referee
+    sampler: Literal["auto", "observation", "referee"] = "auto"
     deal_candidates: int = Field(4, ge=0, le=32)
     forgetting: float = Field(0.9, gt=0.0, le=1.0)
     aspiration: float = Field(0.02, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
@@ -132,7 +136,7 @@ def _agent(game_name: str) -> AlphaAgent:
 
     def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
         return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width, _policy(o.rollout),
-                                     o.deal_candidates, o.work, o.rollout == "game")
+                                     o.deal_candidates, o.work, o.rollout == "game", o.sampler)
 
     def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
         return GenericIntelligenceOffice(address, seed, game, o.forgetting)

@@ -1,25 +1,30 @@
 """The generic offices: a searching Strategy Office, a trust-keeping Intelligence Office and a
 pact-making Foreign Office, none of which knows which game it plays.
 
-How a searching office gets a state without reading hidden information: the President hands it the
-KB view of its own observation (what the referee sent with the act request or talk turn, nothing
-else), and the game's rules rebuild a position from that observation alone through the Game API's
-optional hook `Game.state_from_observation(seat, observation)` (capability OBSERVATION_STATE):
-what the seat cannot see is filled in any way the observation allows. Every determinisation the
-search uses is then `State.resample_hidden(seat, rng)` of that rebuilt position, which the game
-conformance suite holds to what the seat observed. A game without the hook gets no search: the
-Strategy Office then suggests the legal actions at equal utility (the agent plays at random).
+How a searching office gets a state without holding hidden information, two ways (`sampler`):
+
+- `referee`: the office asks the referee for a determinisation (a `sample_request`); the referee
+  answers with `resample_hidden(seat, rng)` of the true state (a `sample`, logged like every
+  message), which the game conformance suite holds to what the seat observed. It needs nothing but
+  the required Game API, so it works in every game.
+- `observation`: the game's rules rebuild a position from the seat's observation alone through
+  the optional hook `Game.state_from_observation(seat, observation)` (capability OBSERVATION_STATE).
+
+`auto` (the default) takes the hook where the game has it, else the referee. Either way every
+determinisation the search uses is then `State.resample_hidden(seat, rng)` of that one position,
+drawn by the office's own generator.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 from actors.alpha.generic import pacts as P
 from actors.alpha.generic.search import Policy, Search, uniform_policy
 from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, StrategyOffice
-from bus.messages import KBUpdate, OfficeRequest, Suggestion
+from bus.messages import REFEREE, KBUpdate, Message, OfficeRequest, Sample, SampleRequest, Suggestion, built
 from games.api import OBSERVATION_STATE, Game, Say
 
 _DIGITS = 4  # utilities and trust logged to 4 decimals (ours: enough to read, short to log)
@@ -29,9 +34,19 @@ def _r(x: float) -> float:
     return round(float(x), _DIGITS)
 
 
+SAMPLERS = ("auto", "observation", "referee")
+
+
 def searchable(game: Game) -> bool:
-    """The game can rebuild a position from one observation (the hook a search needs)."""
+    """The game can rebuild a position from one observation (the hook the `observation` sampler needs)."""
     return game.has(OBSERVATION_STATE)
+
+
+def sampler_for(game: Game, sampler: str) -> str:
+    """The sampler a search in `game` uses: `auto` is the hook where the game has it, else the referee."""
+    if sampler == "auto":
+        return "observation" if searchable(game) else "referee"
+    return sampler
 
 
 class GenericStrategyOffice(StrategyOffice):
@@ -39,9 +54,12 @@ class GenericStrategyOffice(StrategyOffice):
 
     def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
                  policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30,
-                 game_policy: bool = True):
+                 game_policy: bool = True, sampler: str = "auto"):
         super().__init__(address, seed)
         self.game = game
+        self.sampler = sampler_for(game, sampler)
+        self._pending: OfficeRequest | None = None  # the request waiting for the referee's sample
+        self._drawn: tuple[Any, Any] | None = None  # (turn and observation, the referee's sample) last received
         self.iterations = iterations
         self.max_steps = max_steps
         self.width = width
@@ -51,13 +69,38 @@ class GenericStrategyOffice(StrategyOffice):
         self.game_policy = game_policy
         self._turn_cache: tuple[int, Any] | None = None  # (turn, (search, sampler, base result)) of talk
 
+    # -- the referee's samples --------------------------------------------------------------
+
+    def handle(self, message: Message) -> list[Message]:
+        if self.sampler == "referee":
+            if isinstance(message, OfficeRequest) and message.task in self.tasks and not self._have_sample(message):
+                self._pending = message
+                return [built(SampleRequest, {"sender": self.address, "to": REFEREE, "kind": "sample_request",
+                                              "turn": message.turn})]
+            if isinstance(message, Sample):
+                pending, self._pending = self._pending, None
+                if pending is None or pending.turn != message.turn:
+                    return []  # stale: the President moved on
+                state = None if message.state is None else self.game.state_from_json(message.state)
+                self._drawn = (_key(pending), state)
+                return super().handle(pending)
+        return super().handle(message)
+
+    def _have_sample(self, request: OfficeRequest) -> bool:
+        return self._drawn is not None and self._drawn[0] == _key(request)
+
+    def _can_search(self, request: OfficeRequest) -> bool:
+        if self.sampler == "referee":
+            return self._have_sample(request) and self._drawn[1] is not None
+        return searchable(self.game)
+
     # -- suggest ----------------------------------------------------------------------------
 
     def suggest(self, request: OfficeRequest) -> Answer:
         legal = list(request.legal)
         view = request.view
         seat = int(view["seat"])
-        if len(legal) <= 1 or not searchable(self.game):
+        if len(legal) <= 1 or not self._can_search(request):
             return Answer(suggestions=[Suggestion(action=a, utility=0.5) for a in legal[: self.width]])
         search, sample = self._searcher(seat, view["observation"])
         result = search.run(sample, self.iterations, self.rng)
@@ -73,7 +116,7 @@ class GenericStrategyOffice(StrategyOffice):
         """Utilities (gain over no pact, per party) of candidate pacts and of pacts proposed to this seat."""
         view = request.view
         seat, turn = int(view["seat"]), request.turn
-        if not searchable(self.game):
+        if not self._can_search(request):
             return Answer()
         if self._turn_cache is None or self._turn_cache[0] != turn:
             search, sample = self._searcher(seat, view["observation"])
@@ -135,13 +178,21 @@ class GenericStrategyOffice(StrategyOffice):
     # -- shared -----------------------------------------------------------------------------
 
     def _searcher(self, seat: int, observation: dict[str, Any]) -> tuple[Search, Any]:
-        base = self.game.state_from_observation(seat, observation)
+        if self.sampler == "referee":
+            base = self._drawn[1]
+        else:
+            base = self.game.state_from_observation(seat, observation)
 
         def sample(rng: Any) -> Any:
             return base.resample_hidden(seat, rng)
 
         return Search(self.game, seat + 1, seat, self.policy, self.max_steps, max_work=self.work,
                       game_policy=self.game_policy), sample
+
+
+def _key(request: OfficeRequest) -> tuple[int, str]:
+    """What a sample is good for: one decision point, as the seat observed it (talk may change it)."""
+    return request.turn, json.dumps(request.view.get("observation"), sort_keys=True, separators=(",", ":"))
 
 
 def _at(values: tuple[float, ...], seat: int) -> float:

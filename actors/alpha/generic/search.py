@@ -17,7 +17,8 @@ No clock is read: a search costs at most `iterations` descents of at most `max_s
 and stops early once `max_work` player-moves were simulated (a game where every seat acts at every
 node costs as many moves per step as it has seats), so the same inputs give the same suggestions on
 any machine. A descent cut off before the end scores the rules' provisional returns where the game
-has them (`State.provisional_returns`), else one half for every seat.
+has them (`State.provisional_returns`); where it has none, the descent plays on (to at most LONG
+times `max_steps` moves), and only then scores one half for every seat.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ from games.api import Game, State
 # ours: the UCB1 exploration constant for returns scaled to [0, 1] (Kocsis & Szepesvari's
 # sqrt(2) halved, as Cowling et al. use 0.7 in their experiments, section VI)
 EXPLORATION = 0.7
+
+# ours: a descent in a game with no measure of progress (no provisional returns) plays on to at most
+# this many times max_steps moves, since a cut there would score one half for everyone (no signal)
+LONG = 10
 
 # A rollout policy: (state, player, legal actions, rng) -> action. Default: uniform.
 Policy = Callable[[State, int, list[str], random.Random], str]
@@ -111,7 +116,12 @@ class Search:
         node: Node | None = root
         path: list[tuple[Node, dict[int, str]]] = []
         steps = 0
-        while not state.is_terminal() and steps < self.max_steps:
+        limit = self.max_steps
+        while not state.is_terminal():
+            if steps >= limit:
+                if limit > self.max_steps or state.provisional_returns() is not None:
+                    break
+                limit = self.max_steps * LONG  # no measure of progress here: a cut scores nothing, play on
             if state.is_chance():
                 state.apply_chance(state.sample_chance(rng))
                 steps += 1
