@@ -8,6 +8,9 @@ group `detente.games` whose value is a `GamePlugin` (see games/registry.py):
     [project.entry-points."detente.games"]
     mygame = "mygame.plugin:PLUGIN"
 
+A library with its own registry of games declares a `GameFamily` in the group
+`detente.game_families` instead: its games are made when named, never listed one by one.
+
 The declaration sits above its game's rules and agents (the rules stay pure: games/<g>/ imports
 nothing of ours but games.api), so a plugin may reference code at any level of detente.
 """
@@ -78,6 +81,19 @@ class GamePlugin:
     report: str | None = None
     libraries: tuple[str, ...] = ()
     rules_text: str | None = None
+
+
+@dataclass(frozen=True)
+class GameFamily:
+    """Games another library registers, made on demand: an entry point `F` in the group
+    `detente.game_families` whose value is a GameFamily holds the games `F-<member>` (e.g. `openspiel`:
+    `openspiel-tic_tac_toe`). `names`: a reference to a function () -> the sorted member names (it
+    may import the library); `plugin`: a reference to a function (member) -> the GamePlugin named
+    `F-<member>`. Games a family's package also lists as entry points of `detente.games` are those."""
+
+    names: str
+    plugin: str
+    doc: str = ""
 
 
 def resolve(reference: str) -> Any:

@@ -2,7 +2,9 @@
 
 Entry points are read once with `importlib.metadata`; a game's plugin module and rules are
 imported only when that game is asked for. `pip install` of a package declaring an entry point in
-that group adds a game with no edit here (see games/plugin.py).
+that group adds a game with no edit here (see games/plugin.py). A family (group
+`detente.game_families`, a `GameFamily` named F) adds the games `F-<member>` of another library's
+own registry: made when named, listed by `family_names`, not by `game_names`.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from importlib.metadata import PackageNotFoundError, distribution, entry_points
 from importlib.util import find_spec
 
 from games.api import Game, Say, TalkItem
-from games.plugin import GamePlugin, PluginError, resolve
+from games.plugin import GameFamily, GamePlugin, PluginError, resolve
 
 GROUP = "detente.games"
+FAMILIES = "detente.game_families"
 
 
 class UnknownGame(KeyError):
@@ -43,6 +46,53 @@ def _entry_points() -> dict[str, str]:
             continue
         found[ep.name] = ep.value.partition("[")[0].strip()  # the reference without its extras
     return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=1)
+def _family_points() -> dict[str, str]:
+    """Family name -> its reference, for families whose extras are installed (the others: _MISSING)."""
+    found: dict[str, str] = {}
+    for ep in entry_points(group=FAMILIES):
+        missing = [extra for extra in ep.extras if not _extra_ready(ep.dist, extra)]
+        if missing:
+            dist = ep.dist.metadata["Name"] if ep.dist is not None else "its package"
+            _MISSING[ep.name + "-"] = f"{ep.name}-* games need the optional extra: pip install '{dist}[{','.join(missing)}]'"
+            continue
+        found[ep.name] = ep.value.partition("[")[0].strip()
+    return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=None)
+def _family(name: str) -> tuple[GameFamily, frozenset[str]]:
+    family = resolve(_family_points()[name])
+    if not isinstance(family, GameFamily):
+        raise PluginError(f"entry point {name!r} of {FAMILIES} is not a GameFamily")
+    return family, frozenset(resolve(family.names)())
+
+
+def families() -> list[str]:
+    """Names of the installed game families, sorted (imports none)."""
+    return list(_family_points())
+
+
+def family_names(family: str | None = None) -> list[str]:
+    """The games of one family (default: of all), sorted, as `F-<member>` (imports the families' libraries)."""
+    chosen = [family] if family is not None else families()
+    return sorted(f"{f}-{member}" for f in chosen for member in _family(f)[1])
+
+
+def _from_family(name: str) -> GamePlugin | None:
+    """The plugin of a family member called `name`, or None where no family has it."""
+    for family_name in families():
+        member = name[len(family_name) + 1:]
+        if name.startswith(family_name + "-") and member:
+            family, members = _family(family_name)
+            if member in members:
+                return resolve(family.plugin)(member)
+    for prefix, why in sorted(_MISSING.items()):
+        if prefix.endswith("-") and name.startswith(prefix):
+            _MISSING[name] = why
+    return None
 
 
 def _extra_ready(dist, extra: str) -> bool:
@@ -85,9 +135,9 @@ def get_plugin(name: str) -> GamePlugin:
     """The plugin declaration of game `name`; raises UnknownGame."""
     if name not in _PLUGINS:
         reference = _entry_points().get(name) if isinstance(name, str) else None
-        if reference is None:
+        plugin = resolve(reference) if reference is not None else _from_family(name) if isinstance(name, str) else None
+        if plugin is None:
             raise UnknownGame(name)
-        plugin = resolve(reference)
         if not isinstance(plugin, GamePlugin) or plugin.name != name:
             raise PluginError(f"entry point {name!r} = {reference!r} is not a GamePlugin named {name!r}")
         _PLUGINS[name] = plugin

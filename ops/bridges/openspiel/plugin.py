@@ -1,6 +1,8 @@
-"""The bridged OpenSpiel games as detente plugins, one declaration per game (pyproject.toml's
-entry points `openspiel-<name>`, each conditional on the `openspiel` extra: the registry lists them
-only where `open_spiel` is installed). Names use '-' because entry-point names allow no ':'.
+"""OpenSpiel's games as detente plugins: the family `openspiel` (pyproject.toml's entry point in
+`detente.game_families`, conditional on the `openspiel` extra) makes `openspiel-<short name>` for
+every name `pyspiel.registered_names()` gives, when it is named; a few are also listed one by one
+(entry points `openspiel-<name>` in `detente.games`, so the registry-wide checks play them with a
+short game). Names use '-' because entry-point names allow no ':'.
 
 The debugger's board is generic: the state's string as the viewer may see it (OpenSpiel's
 observation string for a seat; the whole state's string for the whole-game view)."""
@@ -8,7 +10,7 @@ observation string for a seat; the whole state's string for the whole-game view)
 from __future__ import annotations
 
 from games.api import State
-from games.plugin import GamePlugin
+from games.plugin import GameFamily, GamePlugin
 from ops.svg import svg, text
 
 LINE_H = 15
@@ -47,11 +49,11 @@ def board(state: State, player: int | None = None) -> str:
     return svg(min(width, 1600), height, parts, title)
 
 
-def _plugin(short_name: str, class_name: str) -> GamePlugin:
+def _plugin(short_name: str, class_name: str | None = None) -> GamePlugin:
     return GamePlugin(
         name="openspiel-" + short_name,
-        rules=f"ops.bridges.openspiel.rules:{class_name}",
-        doc=DOCS[short_name],
+        rules=f"ops.bridges.openspiel.rules:{class_name or 'OpenSpiel_' + short_name}",
+        doc=DOCS.get(short_name, f"OpenSpiel's {short_name}"),
         agents=("ops.bridges.openspiel.agents",),
         board="ops.bridges.openspiel.plugin:board",
         short_options=SHORT.get(short_name, {}),
@@ -66,3 +68,19 @@ HANABI = _plugin("hanabi", "Hanabi")
 KUHN_POKER = _plugin("kuhn_poker", "KuhnPoker")
 LEDUC_POKER = _plugin("leduc_poker", "LeducPoker")
 LIARS_DICE = _plugin("liars_dice", "LiarsDice")
+
+
+def member_names() -> list[str]:
+    """The short names of OpenSpiel's registered games (imports pyspiel)."""
+    from ops.bridges.openspiel.rules import pyspiel
+
+    return sorted(pyspiel().registered_names())
+
+
+def member_plugin(short_name: str) -> GamePlugin:
+    """The plugin of `openspiel-<short_name>` (its rules class made by ops.bridges.openspiel.rules)."""
+    return _plugin(short_name)
+
+
+FAMILY = GameFamily(names="ops.bridges.openspiel.plugin:member_names", plugin="ops.bridges.openspiel.plugin:member_plugin",
+                    doc="OpenSpiel's registered games, each by its short name with its parameters as options")

@@ -180,9 +180,8 @@ class OpenSpielGame(Game):
         params = {**EXTRA_PARAMETERS.get(self.short_name, {}), **default.get_parameters()}
         fields = {key: (type(value), value) for key, value in sorted(params.items())}
         self.options_model = create_model(f"{self.short_name}_options", __base__=Options, **fields)
-        self.min_return = float(default.min_utility())
-        self.max_return = float(default.max_utility())
-        self.max_steps = default.max_game_length() + default.max_chance_nodes_in_history() + 1
+        self.min_return, self.max_return = _utility_bounds(default)
+        self.max_steps = _length_bound(default)
         self.capabilities = self._capabilities(default)
 
     # -- the pyspiel game of some options ----------------------------------------------------
@@ -207,6 +206,13 @@ class OpenSpielGame(Game):
 
     def capabilities_for(self, options: Options) -> frozenset[str]:
         return self._capabilities(self.spiel(options))
+
+    def max_steps_for(self, options: Options) -> int:
+        """The loaded game's own bound (its options: Kuhn poker with 3 players is longer than with 2)."""
+        return _length_bound(self.spiel(options))
+
+    def return_bounds(self, options: Options) -> tuple[float, float]:
+        return _utility_bounds(self.spiel(options))
 
     def num_players(self, options: Options) -> int:
         return self.spiel(options).num_players()
@@ -287,6 +293,16 @@ class OpenSpielGame(Game):
         return _search_consistent(self, inner, player, rng)
 
 
+def _length_bound(spiel) -> int:
+    """Decisions plus chance nodes a game of this pyspiel game can take, at most (+1)."""
+    chance = _safe(spiel.max_chance_nodes_in_history) or 0
+    return int(spiel.max_game_length()) + int(chance) + 1
+
+
+def _utility_bounds(spiel) -> tuple[float, float]:
+    return float(spiel.min_utility()), float(spiel.max_utility())
+
+
 def _safe(read: Callable[[], Any]) -> Any:
     try:
         return read()
@@ -337,9 +353,22 @@ def _steps(inner) -> list[tuple[int, int]]:
     return [(int(item.player), int(item.action)) for item in inner.full_history()]
 
 
+_CLASSES: dict[str, type] = {}
+
+
 def game_class(short_name: str) -> type[OpenSpielGame]:
-    """The detente Game class of one OpenSpiel game (instantiated by the registry)."""
-    return type(f"OpenSpiel_{short_name}", (OpenSpielGame,), {"short_name": short_name, "__module__": __name__})
+    """The detente Game class of one OpenSpiel game (instantiated by the registry), made once;
+    `ops.bridges.openspiel.rules:OpenSpiel_<short_name>` names it (the module's __getattr__)."""
+    if short_name not in _CLASSES:
+        _CLASSES[short_name] = type(f"OpenSpiel_{short_name}", (OpenSpielGame,),
+                                    {"short_name": short_name, "__module__": __name__})
+    return _CLASSES[short_name]
+
+
+def __getattr__(name: str) -> type[OpenSpielGame]:
+    if name.startswith("OpenSpiel_") and len(name) > len("OpenSpiel_"):
+        return game_class(name[len("OpenSpiel_"):])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # The bridged games registered as plugins (ops/bridges/openspiel/plugin.py; pyproject entry points).
