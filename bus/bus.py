@@ -33,6 +33,7 @@ from bus.messages import BUS, LOG, REFEREE, RUNNER, Breach, Fault, GameEnd, Limi
 _log = structlog.get_logger("detente.bus")
 _TRACE = os.environ.get("DETENTE_LOG_LEVEL", "").upper() == "DEBUG"
 _RECORD_ONLY = frozenset({LOG, BUS, RUNNER})
+_SEAT_RECORDS = frozenset({"kb_change", "model_call"})  # the kinds a seat's actors may send to the log
 _FRAMING = 8  # bytes a frame adds to its payload (bus.log: length and crc32)
 
 
@@ -181,7 +182,7 @@ class Bus:
                 self._post(out, cause, wave)
                 continue
             to, kind = out.to, out.kind
-            if to not in allowed or (to == LOG and kind != "kb_change"):
+            if to not in allowed or (to == LOG and kind not in _SEAT_RECORDS):
                 return self._breach(actor, "address", f"a {kind} message to {to[:40]!r}", None, cause, wave)
             if kind == "talk" and len(out.says) > talk_items:
                 return self._breach(actor, "talk_items", f"{len(out.says):,} talk items in a round", talk_items, cause, wave)
@@ -208,7 +209,7 @@ class Bus:
 
     def _breach(self, actor: str, limit: str, what: str, bound: int | None, cause: int, wave: list[tuple[int, Message]]) -> None:
         if bound is None:
-            reason = f"forbidden address: {what} (a seat's actors send to their own player's actors, the referee and, kb_change only, the log)"
+            reason = f"forbidden address: {what} (a seat's actors send to their own player's actors, the referee and, kb_change and model_call only, the log)"
         else:
             reason = f"limit {limit}: {what} (at most {bound:,})"
         category = "forbidden_address" if bound is None else "limit"

@@ -322,6 +322,28 @@ class KBChange(Message):
     updates: tuple[KBUpdate, ...]
 
 
+class ModelCall(Message):
+    """Record: one call of a language-model agent (actors/llm), sent by the seat's (or office's) actor to
+    the log. The prompt exactly as sent, the answer, its cost and every failed try with its cause; a
+    replay takes the answer from here instead of calling the model. Never holds an API key."""
+
+    kind: Literal["model_call"] = "model_call"
+    seat: int
+    call: int  # 0, 1, 2... per seat and game, in call order
+    purpose: Literal["act", "talk", "judge"]
+    endpoint: str  # scheme://host:port/path, no credentials
+    model: str
+    params: dict[str, Any]
+    messages: tuple[dict[str, str], ...]
+    answer: str | None
+    finish_reason: str | None
+    tokens_in: int
+    tokens_out: int
+    latency_ms: int
+    tries: tuple[dict[str, Any], ...]  # {"cause", "latency_ms", "status"}: each failed try, in order
+    outcome: Literal["ok", "repaired", "default"]
+
+
 AnyMessage = Annotated[
     Union[
         Start,
@@ -344,6 +366,7 @@ AnyMessage = Annotated[
         KBChange,
         SampleRequest,
         Sample,
+        ModelCall,
     ],
     Field(discriminator="kind"),
 ]
