@@ -42,6 +42,7 @@ from games.api import (
     PRIVATE_INFORMATION,
     SIMULTANEOUS,
     TALK,
+    VIEWS,
     Game,
     IllegalAction,
     Options,
@@ -712,13 +713,31 @@ class Werewolves(Game):
 
     name = "werewolves"
     options_model = WerewolvesOptions
-    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE, ACTION_ENCODING})
+    capabilities = frozenset({SIMULTANEOUS, CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE, ACTION_ENCODING,
+                              VIEWS})
     talk_models = TALK_MODELS
     min_return = 0.0
     max_return = 1.0
 
     def num_players(self, options: WerewolvesOptions) -> int:
         return options.players
+
+    # Views (games.werewolves.views, imported when first asked: it imports this module).
+    def describe_action(self, options: WerewolvesOptions, action: str) -> str:
+        from games.werewolves import views
+        return views.describe_action(options, action)
+
+    def observation_text(self, options: WerewolvesOptions, seat: int, observation: dict[str, Any]) -> str:
+        from games.werewolves import views
+        return views.observation_text(options, seat, observation)
+
+    def observation_shape(self, options: WerewolvesOptions) -> tuple[int, ...]:
+        from games.werewolves import views
+        return views.observation_shape(options)
+
+    def observation_tensor(self, options: WerewolvesOptions, seat: int, observation: dict[str, Any]) -> Any:
+        from games.werewolves import views
+        return views.observation_tensor(options, seat, observation)
 
     def action_vocabulary(self, options: WerewolvesOptions) -> tuple[str, ...]:
         """Abstain, then each night verb and the vote at every seat, sorted."""

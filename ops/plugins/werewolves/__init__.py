@@ -12,4 +12,5 @@ PLUGIN = GamePlugin(
     quantities={"trust": (0.0, 2.0, "more trust (1 neutral)"), "P(werewolf)": (0.0, 1.0, "more likely a werewolf")},
     charts=(Chart("players alive", "ops.plugins.werewolves.views:alive"),),
     board="ops.plugins.werewolves.board:board",
+    rules_text="ops.plugins.werewolves.rules_text:TEXT",
 )
