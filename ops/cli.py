@@ -641,6 +641,22 @@ def _cmd_fork(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from replay.diff import DiffError, diff, diff_text
+
+    a, _ = _load_game(args.a, args.game)
+    b, _ = _load_game(args.b, args.game_b if args.game_b is not None else args.game)
+    try:
+        result = diff(a, b, limit=args.limit)
+    except DiffError as exc:
+        raise UsageError(str(exc)) from None
+    if args.format == "json":
+        print(json.dumps(_no_nan(result.to_json()), indent=2, ensure_ascii=False))
+    else:
+        print(diff_text(result))
+    return 0
+
+
 def _check_fork_agents(header: dict[str, Any], agents: list[Any]) -> None:
     """The fork's agents, checked as `play` checks them, against the logged game's options."""
     from games.registry import get_game
@@ -849,6 +865,14 @@ def _replay_more_parsers(rsub: Any) -> None:
     fork.add_argument("--out", type=_path, required=True, help="log file for the forked game (replaced only when complete)")
     fork.add_argument("--game", type=_text(), default=None)
     fork.set_defaults(func=_cmd_fork)
+    dif = rsub.add_parser("diff", help="where two logs of one game part: the first differing seq, each seat's moves and words after it, both outcomes")
+    dif.add_argument("a", type=_path, help="a log file, or a tournament folder with --game")
+    dif.add_argument("b", type=_path, help="another log of the same game (a fork, say)")
+    dif.add_argument("--game", type=_text(), default=None, help="game id in A (and in B, unless --game-b)")
+    dif.add_argument("--game-b", type=_text(), default=None, help="game id in B")
+    dif.add_argument("--limit", type=_bounded(1, 10**6), default=20, help="lines per seat and log (default 20)")
+    dif.add_argument("--format", choices=("text", "json"), default="text")
+    dif.set_defaults(func=_cmd_diff)
     trans = rsub.add_parser("transcript", help="the game's transcript: talk, deals kept or broken, trust and beliefs (JSON, text or a page with plots)")
     trans.add_argument("log", type=_path, help="a log file, or a tournament folder with --game")
     trans.add_argument("--player", type=_bounded(0, 10**6), default=None, help="show this seat's trust and role certainties")
