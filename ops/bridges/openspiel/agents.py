@@ -32,7 +32,29 @@ from actors.registry import AgentDef
 from bus.messages import OfficeRequest, Suggestion
 from games.registry import get_game
 
-GAMES = frozenset({"openspiel-kuhn_poker", "openspiel-leduc_poker"})  # the bridged games with OBSERVATION_STATE
+class _Searchable(frozenset):
+    """The games MCTS plays: the listed ones, and every bridged OpenSpiel game (`openspiel-<name>`, made
+    when named) that is sequential and rebuilds a position from an observation (OBSERVATION_STATE)."""
+
+    def __contains__(self, name) -> bool:
+        return frozenset.__contains__(self, name) or (isinstance(name, str) and name.startswith("openspiel-")
+                                                      and _searchable(name))
+
+
+@lru_cache(maxsize=None)
+def _searchable(name: str) -> bool:
+    from games.api import OBSERVATION_STATE, SIMULTANEOUS
+    from games.registry import UnknownGame
+
+    try:
+        game = get_game(name)
+        opts = game.options({})
+        return game.has(OBSERVATION_STATE, opts) and not game.has(SIMULTANEOUS, opts)
+    except (UnknownGame, ValueError, ImportError, RuntimeError):
+        return False
+
+
+GAMES = frozenset({"openspiel-kuhn_poker", "openspiel-leduc_poker"})  # the listed bridged games with OBSERVATION_STATE
 # detente's own games MCTS plays through the action encoding (OBSERVATION_STATE, ACTION_ENCODING, sequential)
 NATIVE = frozenset({"battleline"})
 
@@ -162,8 +184,9 @@ def _build(game: str, seat: int, seed: int, raw: dict[str, Any]) -> list:
     return _agent(game).build(game, seat, seed, raw)
 
 
-AGENTS = [AgentDef("openspiel-mcts", GAMES | NATIVE, _build,
-                   "OpenSpiel's MCTS bot, determinised from the seat's observation (games that rebuild a position)",
+AGENTS = [AgentDef("openspiel-mcts", _Searchable(GAMES | NATIVE), _build,
+                   "OpenSpiel's MCTS bot, determinised from the seat's observation (games that rebuild a position: "
+                   "every sequential perfect-information openspiel-* game too)",
                    games_in_budget=1, conformance="openspiel-mcts:simulations=2;samples=1;max_length=4")]
 
 

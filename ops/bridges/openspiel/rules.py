@@ -8,9 +8,14 @@
 - Observation of a player: OpenSpiel's observation string and tensor for that player, and its
   information-state string (what the player knows with perfect recall), where the game provides
   them; never the state itself.
-- Games small enough to search (`REBUILDABLE`) rebuild a state from one observation (the
-  OBSERVATION_STATE hook searching agents use): a seeded search for a history whose
-  information-state string for that player is the observed one.
+- Perfect-information games add the history (action ids, chance outcomes included) to every
+  player's observation: it is all public, and it rebuilds the state (the OBSERVATION_STATE hook
+  searching agents use). Imperfect-information games small enough to search (`REBUILDABLE`)
+  rebuild one from a seeded search for a history whose information-state string for that player
+  is the observed one.
+- Games that draw their own chance (SAMPLED_STOCHASTIC, with an `rng_seed` parameter:
+  negotiation, tarok) have one declared outcome; the referee logs a seed instead, and the draw is
+  made by the game loaded with that `rng_seed`, so the log fixes it and replay reproduces it.
 - Serialisation: OpenSpiel's own (`State.serialize`, `Game.deserialize_state`); the digest hashes it.
 - Returns: OpenSpiel's returns; bounds from its `min_utility` / `max_utility`.
 
@@ -83,6 +88,8 @@ class OpenSpielState(State):
     # -- chance ------------------------------------------------------------------------------
 
     def sample_chance(self, rng: random.Random) -> int:
+        if self.game.sampled(self.options):
+            return rng.getrandbits(31)  # the seed of OpenSpiel's own draw (apply_chance)
         outcomes = self.inner.chance_outcomes()
         r, total = rng.random(), 0.0
         for action, p in outcomes:
@@ -94,9 +101,25 @@ class OpenSpielState(State):
     def apply_chance(self, outcome: Any) -> None:
         if not self.inner.is_chance_node():
             raise IllegalAction("not a chance node")
+        if self.game.sampled(self.options):
+            self._apply_sampled(outcome)
+            return
         if type(outcome) is not int or dict(self.inner.chance_outcomes()).get(outcome, 0.0) <= 0.0:
             raise IllegalAction(f"chance outcome {outcome!r} is not one OpenSpiel declares here")
         self.inner.apply_action(outcome)
+        self._legal.clear()
+
+    def _apply_sampled(self, seed: Any) -> None:
+        """A game that draws its own chance (SAMPLED_STOCHASTIC: one declared outcome, the draw from
+        the game's generator) draws it from a game loaded with `rng_seed` = the logged seed, so the
+        log's outcome fixes the draw; the position is carried over by OpenSpiel's serialisation."""
+        if type(seed) is not int or not 0 <= seed < 2**31:
+            raise IllegalAction(f"chance outcome {seed!r} is not a seed 0..2**31-1 (this game draws its own chance)")
+        params = {**self.inner.get_game().get_parameters(), "rng_seed": seed}
+        fresh = pyspiel().load_game(self.game.short_name, params)  # uncached: its generator starts at `seed`
+        state = fresh.new_initial_state() if not self.inner.history() else _deserialize(fresh, self.inner.serialize())
+        state.apply_action(int(self.inner.chance_outcomes()[0][0]))
+        self.inner = state
         self._legal.clear()
 
     # -- decisions ---------------------------------------------------------------------------
@@ -202,10 +225,18 @@ class OpenSpielGame(Game):
             caps.add(PRIVATE_INFORMATION)
         if self.short_name in REBUILDABLE and kind.provides_information_state_string:
             caps.add(OBSERVATION_STATE)
+        if _public_history(spiel):
+            caps.add(OBSERVATION_STATE)  # the observation holds the whole history: replayed
         return frozenset(caps)
 
     def capabilities_for(self, options: Options) -> frozenset[str]:
         return self._capabilities(self.spiel(options))
+
+    def sampled(self, options: Options) -> bool:
+        """The game draws its own chance from a seeded generator (`rng_seed`) instead of declaring outcomes."""
+        spiel = self.spiel(options)
+        return (spiel.get_type().chance_mode == pyspiel().GameType.ChanceMode.SAMPLED_STOCHASTIC
+                and "rng_seed" in spiel.get_parameters())
 
     def max_steps_for(self, options: Options) -> int:
         """The loaded game's own bound (its options: Kuhn poker with 3 players is longer than with 2)."""
@@ -232,10 +263,18 @@ class OpenSpielGame(Game):
         search over the game tree in a fixed order (a search's determinisations then come from
         resample_hidden). Raises ValueError where none is found within REBUILD_BUDGET nodes.
         The game's default options (a searching agent is not told the options)."""
+        opts = self.options({})
+        if "history" in observation:  # a perfect-information game: every action is public
+            state = self.spiel(opts).new_initial_state()
+            try:
+                for action in observation["history"]:
+                    state.apply_action(int(action))
+            except Exception as exc:  # noqa: BLE001 - pyspiel.SpielError: not a history of these options
+                raise ValueError(f"{self.name}: the observed history does not replay: {exc}") from None
+            return OpenSpielState(self, opts, state)
         target = observation.get("information_state")
         if target is None:
             raise ValueError(f"{self.name}: the observation holds no information state")
-        opts = self.options({})
         budget = [REBUILD_BUDGET]
 
         def dfs(s):
@@ -258,7 +297,7 @@ class OpenSpielGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> OpenSpielState:
         opts = self.options(data["options"])
-        return OpenSpielState(self, opts, self.spiel(opts).deserialize_state(data["serialized"]))
+        return OpenSpielState(self, opts, _deserialize(self.spiel(opts), data["serialized"]))
 
     # -- helpers the state uses ---------------------------------------------------------------
 
@@ -273,6 +312,8 @@ class OpenSpielGame(Game):
             seen["string"] = _safe(lambda: inner.observation_string(player))
         if kind.provides_information_state_string:
             seen["information_state"] = _safe(lambda: inner.information_state_string(player))
+        if _public_history(inner.get_game()):
+            seen["history"] = [int(a) for a in inner.history()]
         if kind.provides_observation_tensor:
             tensor = _safe(lambda: inner.observation_tensor(player))
             if tensor is not None:
@@ -293,10 +334,35 @@ class OpenSpielGame(Game):
         return _search_consistent(self, inner, player, rng)
 
 
+def _public_history(spiel) -> bool:
+    """Every action and chance outcome is seen by every player, and chance is declared (not drawn by
+    the game itself): the history is part of each player's observation and rebuilds the state."""
+    ps = pyspiel()
+    kind = spiel.get_type()
+    return (kind.information == ps.GameType.Information.PERFECT_INFORMATION
+            and kind.chance_mode != ps.GameType.ChanceMode.SAMPLED_STOCHASTIC)
+
+
 def _length_bound(spiel) -> int:
-    """Decisions plus chance nodes a game of this pyspiel game can take, at most (+1)."""
-    chance = _safe(spiel.max_chance_nodes_in_history) or 0
-    return int(spiel.max_game_length()) + int(chance) + 1
+    """Decisions plus chance nodes a game of this pyspiel game can take, at most (+1). A simultaneous
+    game's joint step may be followed by several chance nodes (coop_box_pushing: three, its players'
+    moves and their order), which OpenSpiel's `max_chance_nodes_in_history` does not count: there the
+    bound allows one per player and one more."""
+    chance = int(_safe(spiel.max_chance_nodes_in_history) or 0)
+    if spiel.get_type().dynamics == pyspiel().GameType.Dynamics.SIMULTANEOUS:
+        chance *= spiel.num_players() + 1
+    return int(spiel.max_game_length()) + chance + 1
+
+
+def _deserialize(spiel, text: str):
+    """OpenSpiel's `deserialize_state`; a text whose trailing newline the game's own reader refuses
+    (negotiation in open_spiel 2.0) is read without it."""
+    try:
+        return spiel.deserialize_state(text)
+    except Exception:  # noqa: BLE001 - pyspiel.SpielError
+        if not text.endswith("\n"):
+            raise
+        return spiel.deserialize_state(text.rstrip("\n"))
 
 
 def _utility_bounds(spiel) -> tuple[float, float]:
