@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from games.api import ACTION_ENCODING, CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import ACTION_ENCODING, CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, VIEWS, Game, IllegalAction, Options, Outcome, State
 from games.hanabi.cards import ALL_COLOURS, ALL_RANKS, CARD_OF, COLOURS, DECK, FULL, MATCHING, NAMES
 
 MAX_HINTS = 8
@@ -362,7 +362,7 @@ class Hanabi(Game):
 
     name = "hanabi"
     options_model = HanabiOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, OBSERVATION_STATE, ACTION_ENCODING})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, OBSERVATION_STATE, ACTION_ENCODING, VIEWS})
     min_return = 0.0
     max_return = 25.0
     max_steps = 500
@@ -374,6 +374,19 @@ class Hanabi(Game):
         """Plays and discards of hand positions 0-4, then every hint to every seat, sorted."""
         hints = [h for t in range(options.players) for h in HINT_COLOUR[t] + HINT_RANK[t]]
         return tuple(sorted(PLAYS + DISCARDS + tuple(hints)))
+
+    # views: games/hanabi/views.py (the HLE-style tensor, its field table `tensor_fields`)
+    def describe_action(self, options: HanabiOptions, action: str) -> str:
+        return _views.describe_action(options, action)
+
+    def observation_text(self, options: HanabiOptions, seat: int, observation: dict[str, Any]) -> str:
+        return _views.observation_text(options, seat, observation)
+
+    def observation_shape(self, options: HanabiOptions) -> tuple[int, ...]:
+        return _views.observation_shape(options)
+
+    def observation_tensor(self, options: HanabiOptions, seat: int, observation: dict[str, Any]) -> Any:
+        return _views.observation_tensor(options, seat, observation)
 
     def teams(self, options: HanabiOptions) -> tuple[tuple[int, ...], ...]:
         """A cooperative game: every seat in one team."""
@@ -449,3 +462,6 @@ def _draw_consistent(know: list[int], pool: list[int], rng: random.Random,
         else:
             return hand
     return None
+
+
+import games.hanabi.views as _views  # noqa: E402  (last: the views import this module's names)

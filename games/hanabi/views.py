@@ -1,0 +1,282 @@
+"""Hanabi's views: each action in words, a seat's observation as text and as a fixed float32 tensor.
+
+Pure functions of (options, seat, observation): they read nothing but the observation, so they show
+a seat exactly what it sees (partners' cards, never its own unless the variant opens hands).
+
+The tensor follows the canonical encoding of the Hanabi Learning Environment (Bard et al. 2020,
+"The Hanabi Challenge"; HLE's `CanonicalObservationEncoder`), section by section, with seats
+counted from the observing seat (offset 0 is the seat itself, 1 the next seat, ...) and cards as
+`colour * 5 + rank - 1` (colours R Y G W B, as in HLE). Where detente's observation differs:
+- a slot's "colour hinted" / "rank hinted" bit is set when the hints leave a single colour / rank
+  possible (the observation keeps what is possible, not which hint said it);
+- the last move's "added a token" bit is set for a firework completed under `completion_bonus`;
+- the open-hands variant (`reveal_own_cards`) adds the seat's own hand before the partners';
+- a last section (ours) says whose turn it is.
+`tensor_fields(options)` lists every field as (name, start, stop, meaning); `TENSOR_FIELDS` is that
+table for the default options (two players, five cards).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from games.hanabi.cards import CARD_OF, COLOURS, COPIES, NAMES, NUM_COLOURS, NUM_RANKS
+from games.hanabi.rules import MAX_HINTS, MAX_LIVES, PARSE, HanabiOptions
+
+COLOUR_WORDS = ("red", "yellow", "green", "white", "blue")
+_DECK_SIZE = 50
+_CARD_BITS = NUM_COLOURS * NUM_RANKS  # 25
+_SLOT_KNOW = _CARD_BITS + NUM_COLOURS + NUM_RANKS  # 35 per slot: plausible cards, colour, rank
+
+# knowledge int (bit c: colour c possible, bit 5 + r: rank r + 1 possible) -> its 35 slot bits;
+# row 1024: an empty slot (all zeros)
+_KNOW_ROWS = np.zeros((1025, _SLOT_KNOW), dtype=np.float32)
+for _k in range(1024):
+    _cols = [c for c in range(5) if _k >> c & 1]
+    _ranks = [r for r in range(5) if _k >> (5 + r) & 1]
+    for _c in _cols:
+        for _r in _ranks:
+            _KNOW_ROWS[_k, _c * 5 + _r] = 1.0
+    if len(_cols) == 1:
+        _KNOW_ROWS[_k, _CARD_BITS + _cols[0]] = 1.0
+    if len(_ranks) == 1:
+        _KNOW_ROWS[_k, _CARD_BITS + NUM_COLOURS + _ranks[0]] = 1.0
+_EMPTY_SLOT = 1024
+# discards: card -> first bit of its thermometer within the 50-bit section (per colour: 3 + 2 + 2 + 2 + 1)
+_DISCARD_BASE = tuple(c * 10 + sum(COPIES[:r]) for c in range(5) for r in range(5))
+_MOVE_TYPE = {"p": 0, "d": 1, "c": 2, "r": 3}
+
+
+class _Layout:
+    """Offsets of every section for one (players, hand size, open hands)."""
+
+    def __init__(self, n: int, hs: int, open_hands: bool):
+        self.n, self.hs, self.open = n, hs, open_hands
+        fields: list[tuple[str, int, int, str]] = []
+        at = 0
+
+        def add(name: str, size: int, meaning: str) -> int:
+            nonlocal at
+            fields.append((name, at, at + size, meaning))
+            at += size
+            return at - size
+
+        shown = n if open_hands else n - 1
+        first = 0 if open_hands else 1
+        self.hand_seats = tuple(range(first, n))  # relative seats whose cards the tensor shows
+        self.hands = add("hands", shown * hs * _CARD_BITS,
+                         f"cards of seats +{first}..+{n - 1} (relative to the observer), {hs} slots each, "
+                         f"25 bits per slot, one-hot colour*5+rank-1")
+        self.missing = add("missing_card", n, "per relative seat: its hand holds fewer than "
+                                              f"{hs} cards (the deck ran out)")
+        self.deck_size = _DECK_SIZE - n * hs
+        self.deck = add("deck", self.deck_size, "cards left in the deck, thermometer")
+        self.fireworks = add("fireworks", NUM_COLOURS * NUM_RANKS,
+                             "per colour R Y G W B, 5 bits: one-hot height of its firework (none at 0)")
+        self.hints = add("hint_tokens", MAX_HINTS, "hint tokens, thermometer")
+        self.lives = add("lives", MAX_LIVES, "lives, thermometer")
+        self.discards = add("discards", _DECK_SIZE, "per colour, per rank, a thermometer of the discarded "
+                                                   "copies (3 + 2 + 2 + 2 + 1 bits a colour)")
+        self.last_player = add("last_move_player", n, "the last move's player, relative seat, one-hot")
+        self.last_type = add("last_move_type", 4, "play, discard, colour hint, rank hint, one-hot")
+        self.last_target = add("last_move_target", n, "a hint's target, relative seat, one-hot")
+        self.last_colour = add("last_move_colour", NUM_COLOURS, "a colour hint's colour, one-hot")
+        self.last_rank = add("last_move_rank", NUM_RANKS, "a rank hint's rank, one-hot")
+        self.last_slots = add("last_move_touched", hs, "the slots a hint touched")
+        self.last_slot = add("last_move_slot", hs, "the slot played or discarded, one-hot")
+        self.last_card = add("last_move_card", _CARD_BITS, "the card played or discarded, one-hot")
+        self.last_ok = add("last_move_success", 1, "the play succeeded")
+        self.last_bonus = add("last_move_completed", 1, "the play completed a firework under completion_bonus")
+        self.know = add("knowledge", n * hs * _SLOT_KNOW,
+                        f"per relative seat +0..+{n - 1}, per slot: 25 bits the cards its hints allow, "
+                        "5 bits colour known, 5 bits rank known")
+        self.current = add("current_player", n, "the seat to act, relative, one-hot (none at the end)")
+        self.size = at
+        self.fields = tuple(fields)
+
+
+@lru_cache(maxsize=64)
+def _layout(n: int, hs: int, open_hands: bool) -> _Layout:
+    return _Layout(n, hs, open_hands)
+
+
+def _layout_of(options: HanabiOptions) -> _Layout:
+    return _layout(options.players, options.hand_size, options.reveal_own_cards)
+
+
+def tensor_fields(options: HanabiOptions) -> tuple[tuple[str, int, int, str], ...]:
+    """(name, start, stop, meaning) of every field of the tensor for these options."""
+    return _layout_of(options).fields
+
+
+TENSOR_FIELDS = tensor_fields(HanabiOptions())
+
+
+def observation_shape(options: HanabiOptions) -> tuple[int, ...]:
+    return (_layout_of(options).size,)
+
+
+def observation_tensor(options: HanabiOptions, seat: int, observation: dict[str, Any]) -> np.ndarray:
+    """The HLE-style encoding of `observation` (module docstring; offsets in `tensor_fields`)."""
+    obs = observation
+    lay = _layout_of(options)
+    n, hs = lay.n, lay.hs
+    t = np.zeros(lay.size, dtype=np.float32)
+    on: list[int] = []
+    hands = obs["hands"]
+    base = lay.hands
+    for rel in lay.hand_seats:
+        hand = hands[(seat + rel) % n]
+        for i, name in enumerate(hand):
+            on.append(base + i * _CARD_BITS + CARD_OF[name])
+        base += hs * _CARD_BITS
+    for rel in range(n):
+        if len(hands[(seat + rel) % n]) < hs:
+            on.append(lay.missing + rel)
+    t[lay.deck:lay.deck + obs["deck"]] = 1.0
+    for c, height in enumerate(obs["fireworks"]):
+        if height:
+            on.append(lay.fireworks + c * 5 + height - 1)
+    t[lay.hints:lay.hints + obs["hints"]] = 1.0
+    t[lay.lives:lay.lives + obs["lives"]] = 1.0
+    counts = [0] * _CARD_BITS
+    for name in obs["discards"]:
+        card = CARD_OF[name]
+        on.append(lay.discards + _DISCARD_BASE[card] + counts[card])
+        counts[card] += 1
+    history = obs["history"]
+    if history:
+        last = history[-1]
+        kind, a, b = PARSE[last["action"]]
+        on.append(lay.last_player + (last["player"] - seat) % n)
+        on.append(lay.last_type + _MOVE_TYPE[kind])
+        if kind == "c" or kind == "r":
+            on.append(lay.last_target + (a - seat) % n)
+            on.append((lay.last_colour if kind == "c" else lay.last_rank) + b)
+            on.extend(lay.last_slots + i for i in last["slots"])
+        else:
+            on.append(lay.last_slot + a)
+            card = CARD_OF[last["card"]]
+            on.append(lay.last_card + card)
+            if last.get("ok"):
+                on.append(lay.last_ok)
+                if card % 5 == 4 and obs["rules"]["completion_bonus"]:
+                    on.append(lay.last_bonus)
+    if obs["current"] is not None:
+        on.append(lay.current + (obs["current"] - seat) % n)
+    if on:
+        t[on] = 1.0
+    knowledge = obs["knowledge"]
+    rows = []
+    for rel in range(n):
+        know = knowledge[(seat + rel) % n]
+        rows.extend(know)
+        if len(know) < hs:
+            rows.extend([_EMPTY_SLOT] * (hs - len(know)))
+    t[lay.know:lay.know + n * hs * _SLOT_KNOW] = _KNOW_ROWS[rows].ravel()
+    return t
+
+
+# -- words ---------------------------------------------------------------------------------
+
+def _colour_word(c: int) -> str:
+    return f"{COLOUR_WORDS[c]} ({COLOURS[c]})"
+
+
+def describe_action(options: HanabiOptions, action: str) -> str:
+    """One line for a person or a model, e.g. `hint:1:colour:R` -> "tell seat 1 which of its cards are red"."""
+    kind, a, b = PARSE[action]
+    if kind == "p":
+        return (f"play the card in your slot {a}: it scores if it is the next card of its colour's firework, "
+                f"else it is discarded and a life is lost; then draw")
+    if kind == "d":
+        return f"discard the card in your slot {a} to regain a hint token; then draw"
+    if kind == "c":
+        return f"spend a hint token to tell seat {a} which of its cards are {_colour_word(b)} (slots counted from 0)"
+    return f"spend a hint token to tell seat {a} which of its cards are {b + 1}s (slots counted from 0)"
+
+
+def knowledge_words(know: int) -> str:
+    """What hints allow a card to be, e.g. 'red or green, rank 1' or 'any colour, not 5'."""
+    cols = [c for c in range(5) if know >> c & 1]
+    ranks = [r + 1 for r in range(5) if know >> (5 + r) & 1]
+    if len(cols) == 5:
+        colour = "any colour"
+    elif len(cols) == 4:
+        colour = "not " + COLOUR_WORDS[next(c for c in range(5) if c not in cols)]
+    elif cols:
+        colour = " or ".join(COLOUR_WORDS[c] for c in cols)
+    else:
+        colour = "no colour"
+    if len(ranks) == 5:
+        rank = "any rank"
+    elif len(ranks) == 4:
+        rank = f"not a {next(r for r in range(1, 6) if r not in ranks)}"
+    elif ranks:
+        rank = "rank " + " or ".join(str(r) for r in ranks)
+    else:
+        rank = "no rank"
+    return f"{colour}, {rank}"
+
+
+def _event_words(event: dict[str, Any]) -> str:
+    kind, a, b = PARSE[event["action"]]
+    who = f"seat {event['player']}"
+    if kind == "c" or kind == "r":
+        what = f"{COLOUR_WORDS[b]} cards" if kind == "c" else f"{b + 1}s"
+        slots = ", ".join(str(i) for i in event["slots"])
+        return f"{who} told seat {a} its {what}: slot{'s' if len(event['slots']) != 1 else ''} {slots}"
+    card = event["card"]
+    if kind == "d":
+        return f"{who} discarded slot {a}: {card}"
+    return f"{who} played slot {a}: {card}, " + ("on the fireworks" if event.get("ok") else "a misplay (life lost)")
+
+
+def observation_text(options: HanabiOptions, seat: int, observation: dict[str, Any]) -> str:
+    """Everything `observation` holds, in words: the state of the table, each partner's cards with
+    what that partner knows of them, the seat's own hint knowledge, discards, and the moves so far."""
+    obs = observation
+    n = obs["players"]
+    rules = obs["rules"]
+    cur = obs["current"]
+    if cur is None:
+        turn = "the game is over" if obs["history"] else "the cards are not dealt yet"
+    elif cur == seat:
+        turn = "it is your turn"
+    else:
+        turn = f"seat {cur} is to act"
+    lines = [f"Hanabi, {n} players (seats 0-{n - 1}); you are seat {seat}; {turn}."]
+    fireworks = " ".join(f"{COLOURS[c]}{h}" for c, h in enumerate(obs["fireworks"]))
+    lines.append(f"Score {obs['score']}; fireworks (height per colour) {fireworks}; hint tokens {obs['hints']} "
+                 f"of {MAX_HINTS}; lives {obs['lives']} of {MAX_LIVES}; deck {obs['deck']} cards.")
+    if obs["turns_left"] is not None:
+        lines.append(f"The deck is empty: {obs['turns_left']} turn(s) left.")
+    lines.append(f"Rules: hand size {rules['hand_size']}; completion bonus {'on' if rules['completion_bonus'] else 'off'}; "
+                 f"losing the last life scores {'0' if rules['bomb_out_scores_zero'] else 'the fireworks'}; "
+                 f"{'open' if rules['open_hands'] else 'hidden'} own hands.")
+    lines.append("Colours: R red, Y yellow, G green, W white, B blue. Slots count from 0 (oldest card first).")
+    for rel in range(n):
+        q = (seat + rel) % n
+        hand, know = obs["hands"][q], obs["knowledge"][q]
+        if q == seat:
+            lines.append("Your hand" + (" (open):" if hand and hand[0] is not None else
+                                        " (you cannot see it; what the hints tell you):"))
+        else:
+            lines.append(f"Seat {q}'s hand (and what seat {q} knows of each card):")
+        for i, k in enumerate(know):
+            card = hand[i] if i < len(hand) else None
+            shown = f"{card}, " if card is not None else ""
+            lines.append(f"  slot {i}: {shown}{'you know' if q == seat else 'it knows'}: {knowledge_words(k)}")
+        if not know:
+            lines.append("  (no cards)")
+    lines.append("Discards: " + (" ".join(obs["discards"]) if obs["discards"] else "none") + ".")
+    history = obs["history"]
+    if history:
+        lines.append(f"Moves so far ({len(history)}, oldest first):")
+        lines.extend(f"  {i + 1}. {_event_words(e)}" for i, e in enumerate(history))
+    else:
+        lines.append("No moves yet.")
+    return "\n".join(lines)
