@@ -32,6 +32,7 @@ import ipaddress
 import json
 import os
 import socket
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from actors.match import make_header, play
 from actors.registry import AgentSpec
 from bus.log import MAX_FRAME, LogWriter, PackedLogWriter, frames
 from ops.logging import configure as configure_logging
+from ops.tournament.llm import Tally, configure_endpoints, model_call_totals, set_lane
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
 
@@ -78,6 +80,11 @@ class BatchPlayer:
         self.file = None
         self.writer: LogWriter | None = None
         self.placement = None
+        self._pool = None  # the game threads (concurrent_games > 1), made on first use
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._placements: list[Any] = []
+        configure_endpoints(self.spec, str(Path(out).absolute()))
         if self.spec.placement != "inline":
             from actors.ray_placement import RayPlacement
 
@@ -96,7 +103,10 @@ class BatchPlayer:
 
     def play(self, indices: list[int]) -> list[dict[str, Any]]:
         """Play the games `indices`; one result row each (a crashed game's row has `error`). An
-        aborted game (row `aborted`) ends the batch: the rows then cover the games up to it."""
+        aborted game (row `aborted`) ends the batch: the rows then cover the games up to it (with
+        `concurrent_games`, the games already under way when it ended as well)."""
+        if self.spec.concurrent_games > 1 and len(indices) > 1:
+            return self._play_concurrently(indices)
         spec = self.spec
         rows = []
         for idx in indices:
@@ -107,24 +117,42 @@ class BatchPlayer:
             header = make_header(spec.game, seed, agents, spec.options, game_id=game_id(idx))
             offset = self.file.tell()
             t0 = time.perf_counter()
+            tally = Tally(self.writer)
             try:
-                self.writer.header(header)
-                result = play(header, self.writer, runtime=spec.placement, placement=self.placement,
+                tally.header(header)
+                result = play(header, tally, runtime=spec.placement, placement=self.placement,
                               game_seconds=spec.max_game_seconds)
-                self.writer.end_game()
+                tally.end_game()
             except OSError:  # the segment cannot be written (disk full): the driver stops, not the game
                 raise
             except Exception as exc:  # a rules or referee bug: reported, not fatal to the run
                 rows.append({"game_id": game_id(idx), "idx": idx, "error": f"{type(exc).__name__}: {exc}"})
                 self._roll()  # the segment now ends in a partial game: start a clean one
                 continue
-            end = result.end
-            scores = list(end.returns) if result.aborted is None else [None] * len(seated)  # an abort has no result
-            # a game may rank players itself (e.g. by centres held, then by when eliminated); an
-            # abort ranks the seat to blame last
-            ranks = [float(r) for r in end.ranks] if end.ranks is not None else ranks_of(scores)
             rows.append(
                 {
+                    **self._row(idx, seed, seated, header, result, t0, tally.calls),
+                    "segment": self.segment,
+                    "offset": offset,
+                    "nbytes": self.file.tell() - offset,
+                }
+            )
+            if result.aborted is not None:
+                break  # this runner is replaced: the batch's other games go back to the queue
+        self.file.flush()
+        if spec.fsync:
+            os.fsync(self.file.fileno())
+        return rows
+
+    def _row(self, idx: int, seed: int, seated: list[Any], header: dict[str, Any], result: Any,
+             t0: float, calls: list[dict[str, Any]]) -> dict[str, Any]:
+        """A finished game's result row, but for where its log lies."""
+        end = result.end
+        scores = list(end.returns) if result.aborted is None else [None] * len(seated)  # an abort has no result
+        # a game may rank players itself (e.g. by centres held, then by when eliminated); an
+        # abort ranks the seat to blame last
+        ranks = [float(r) for r in end.ranks] if end.ranks is not None else ranks_of(scores)
+        return {
                     "game_id": game_id(idx),
                     "idx": idx,
                     "seed": seed,
@@ -144,26 +172,107 @@ class BatchPlayer:
                     "aborted": result.aborted,
                     "blame": result.blame,
                     "duration_ms": (time.perf_counter() - t0) * 1000,
-                    "segment": self.segment,
-                    "offset": offset,
-                    "nbytes": self.file.tell() - offset,
                     "runner": self.runner_id,
-                }
-            )
-            if result.aborted is not None:
-                break  # this runner is replaced: the batch's other games go back to the queue
-        self.file.flush()
-        if spec.fsync:
-            os.fsync(self.file.fileno())
-        return rows
+                    **model_call_totals(calls, len(seated), self.spec),
+        }
+
+    # -- concurrent games: threads, each game written to memory, appended whole to the segment ----
+
+    def _play_concurrently(self, indices: list[int]) -> list[dict[str, Any]]:
+        """The games `indices`, up to `concurrent_games` at once, each in a thread of its own (an
+        agent that waits on a socket or a pipe releases the GIL). Each game's log is made in
+        memory by its own writer and appended to the segment whole, by this thread, as it ends:
+        the segment holds whole games only, in the order they ended, each at the offset its row
+        names. An aborted game stops new games from starting; those under way finish."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        pool = self._threads()
+        queue = list(indices)
+        running: dict[Any, int] = {}
+        rows: list[dict[str, Any]] = []
+        stop = False
+        while queue or running:
+            while queue and not stop and len(running) < self.spec.concurrent_games:
+                idx = queue.pop(0)
+                running[pool.submit(self._game_in_memory, idx)] = idx
+            if not running:
+                break
+            done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: running[f]):
+                running.pop(future)
+                row, data = future.result()
+                if data is not None:
+                    if self.file is None or self.file.tell() >= self.limit:
+                        self._roll()
+                    offset = self.file.tell()
+                    self.file.write(data)
+                    row = {**row, "segment": self.segment, "offset": offset, "nbytes": len(data)}
+                rows.append(row)
+                stop = stop or row.get("aborted") is not None
+        if self.file is not None:
+            self.file.flush()
+            if self.spec.fsync:
+                os.fsync(self.file.fileno())
+        return sorted(rows, key=lambda r: r["idx"])
+
+    def _threads(self) -> Any:
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            lanes = iter(range(1, self.spec.concurrent_games + 1))
+            self._pool = ThreadPoolExecutor(self.spec.concurrent_games, thread_name_prefix="game",
+                                            initializer=lambda: set_lane(next(lanes)))
+        return self._pool
+
+    def _game_in_memory(self, idx: int) -> tuple[dict[str, Any], bytes | None]:
+        """Play game `idx` into memory: (its row, its bytes in the segment's format); a crashed
+        game has an `error` row and no bytes."""
+        import io
+
+        spec = self.spec
+        seed, seated = spec.game_plan(idx)
+        agents = [AgentSpec(name=e.agent, options=e.options) for e in seated]
+        buffer = io.BytesIO()
+        method = spec.packing()
+        writer = _PackedWithin(buffer, write_magic=False, method=method) if method else LogWriter(buffer, write_magic=False)
+        tally = Tally(writer)
+        t0 = time.perf_counter()
+        try:
+            header = make_header(spec.game, seed, agents, spec.options, game_id=game_id(idx))
+            tally.header(header)
+            result = play(header, tally, runtime=spec.placement, placement=self._placement(),
+                          game_seconds=spec.max_game_seconds)
+            tally.end_game()
+        except Exception as exc:  # a rules or referee bug: reported, not fatal to the run
+            return {"game_id": game_id(idx), "idx": idx, "error": f"{type(exc).__name__}: {exc}"}, None
+        return self._row(idx, seed, seated, header, result, t0, tally.calls), buffer.getvalue()
+
+    def _placement(self) -> Any:
+        """The placement a game thread uses: one per thread for the Ray placements, none inline."""
+        if self.spec.placement == "inline":
+            return None
+
+        from actors.ray_placement import RayPlacement
+
+        local = self._local
+        if not hasattr(local, "placement"):
+            local.placement = RayPlacement(self.spec.placement)
+            with self._lock:
+                self._placements.append(local.placement)
+        return local.placement
 
     def close(self) -> None:
         from actors.external.connection import close_all
 
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         if self.file is not None:
             self.file.close()
         if self.placement is not None:
             self.placement.close()
+        for placement in self._placements:
+            placement.close()
         close_all()  # the external agents this runner started: bye, and their processes end
 
 

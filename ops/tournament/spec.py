@@ -17,6 +17,12 @@
     # by field, 2-3.6x smaller than zstd at 75-100x its CPU; false: plain frames)
     max_game_seconds = 60        # wall-clock budget of one game (default: none); a game over it is
                                  # recorded as aborted, against the seat whose actors took the most time
+    concurrent_games = 8         # games a runner plays at once (default 1), for agents that wait
+                                 # (a model server, an external program); each game's log is its own
+    token_cap = 2_000_000        # stop handing out games once the recorded games' model calls used
+    cost_cap = 5.0               # this many tokens (in + out), or cost this much (by `prices`)
+    [prices.MODEL]               # price of a model per 1M tokens: input = 0.15, output = 0.60
+    [endpoints."URL"]            # limits shared by every runner: max_in_flight, rpm, tpm
 
 Seating: `rotate` rotates the seats each game, so every entry plays every seat equally often over
 each block of `players` games; `permute_deal` does the same but keeps the game seed (so the deal,
@@ -86,6 +92,24 @@ class LineupEntry(BaseModel):
         return self.agent
 
 
+class Price(BaseModel):
+    """A model's price per million tokens, in whatever currency the caps are written in."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    input: float = Field(0.0, ge=0, le=1e6)
+    output: float = Field(0.0, ge=0, le=1e6)
+
+
+class EndpointLimits(BaseModel):
+    """Limits of one model endpoint, shared by every runner of the tournament (None: no limit)."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    max_in_flight: int | None = Field(None, ge=1, le=1_000_000, strict=True)
+    rpm: int | None = Field(None, ge=1, le=10**9, strict=True, description="requests per minute")
+    tpm: int | None = Field(None, ge=1, le=10**12, strict=True, description="tokens per minute")
+
+
+MAX_CONCURRENT_GAMES = 1024
+
+
 class TournamentSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     game: str = Field(max_length=100)
@@ -103,6 +127,22 @@ class TournamentSpec(BaseModel):
     # not part of the identity: a folder made before it existed resumes (its games had no budget)
     max_game_seconds: float | None = Field(None, gt=0, le=MAX_GAME_SECONDS, strict=True,
                                            description="wall-clock budget of one game; over it, the game is aborted")
+    # throughput and spending knobs: not part of the identity (a run may resume with others)
+    concurrent_games: int = Field(1, ge=1, le=MAX_CONCURRENT_GAMES, strict=True,
+                                  description="games a runner plays at once (threads), for agents that wait")
+    endpoints: dict[str, EndpointLimits] = Field(default_factory=dict,
+                                                 description="per model endpoint: max_in_flight, rpm, tpm")
+    prices: dict[str, Price] = Field(default_factory=dict, description="per model: input/output per 1M tokens")
+    token_cap: int | None = Field(None, ge=1, le=10**15, strict=True,
+                                  description="stop handing out games once recorded model calls used this many tokens")
+    cost_cap: float | None = Field(None, gt=0, le=1e12, description="stop handing out games once they cost this much")
+
+    def cost(self, model: str, tokens_in: int, tokens_out: int) -> float:
+        """What `tokens_in`/`tokens_out` of `model` cost by `prices` (0 for a model without a price)."""
+        price = self.prices.get(model)
+        if price is None:
+            return 0.0
+        return (tokens_in * price.input + tokens_out * price.output) / 1e6
 
     @model_validator(mode="after")
     def _labels_unique(self) -> "TournamentSpec":

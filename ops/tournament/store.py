@@ -41,14 +41,14 @@ LOGS = "logs"
 _COLUMNS = (
     "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
     "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams", "extra",
-    "aborted", "blame", "seat_errors",
+    "aborted", "blame", "seat_errors", "model_calls",
 )
 
 # Each column's type in `games` (as _SCHEMA makes it), for the columnar insert below.
 _TYPES = (
     "varchar", "bigint", "ubigint", "varchar[]", "varchar[]", "json", "double[]", "double[]", "integer[]", "varchar[]",
     "integer", "integer", "varchar", "integer", "double", "varchar", "bigint", "bigint", "varchar", "integer[][]",
-    "json", "varchar", "integer", "integer[]",
+    "json", "varchar", "integer", "integer[]", "json",
 )
 assert len(_TYPES) == len(_COLUMNS)
 # One statement for any number of rows: parameter i is column i's values, one per row, in row
@@ -84,6 +84,8 @@ _SCHEMA = [
     """alter table games add column if not exists aborted varchar""",
     """alter table games add column if not exists blame integer""",
     """alter table games add column if not exists seat_errors integer[]""",
+    # per seat, the game's model calls (ops/tournament/llm.py); NULL for a game without any
+    """alter table games add column if not exists model_calls json""",
     # one row per (game, seat), derived: nothing to keep in step
     """create or replace view seats as
         select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win,
@@ -109,6 +111,7 @@ def row_values(r: dict[str, Any]) -> tuple[Any, ...]:
         r["duration_ms"], r["segment"], r["offset"], r["nbytes"], r["runner"],
         r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
         r.get("aborted"), r.get("blame"), r.get("seat_errors"),
+        None if r.get("model_calls") is None else json.dumps(r["model_calls"]),
     )
 
 
