@@ -29,7 +29,7 @@ def _contiguous(fields, size):
     assert at == size
 
 
-@pytest.mark.parametrize("name", ["werewolves"])
+@pytest.mark.parametrize("name", ["werewolves", "diplomacy"])
 def test_views_declared_and_rules_text(name):
     game = get_game(name)
     assert game.has(VIEWS, game.options({}))
@@ -119,3 +119,76 @@ def test_werewolves_tensor_bits():
 
 def test_werewolves_views_conformance_aiwolf():
     checks.check_views(get_game("werewolves"), {"preset": "aiwolf13"}, seeds=range(2))
+
+
+# -- Diplomacy ----------------------------------------------------------------------------------
+
+def test_diplomacy_descriptions_name_the_provinces():
+    game = get_game("diplomacy")
+    opts = game.options({})
+    assert game.describe_action(opts, "A PAR - BUR") == "A PAR - BUR: army in Paris moves to Burgundy"
+    assert game.describe_action(opts, "F NTH C A YOR - NWY") == (
+        "F NTH C A YOR - NWY: fleet in the North Sea convoys the army in Yorkshire to Norway")
+    assert "supports the army in Paris moving to Marseilles" in game.describe_action(opts, "A BUR S A PAR - MAR")
+    assert "St Petersburg (north coast)" in game.describe_action(opts, "F STP/NC B")
+    line = game.describe_action(opts, "A PAR - BUR; F BRE - MAO; WAIVE")
+    assert line.startswith("3 orders:") and "Brest to the Mid-Atlantic Ocean" in line and "\n" not in line
+    with pytest.raises(ValueError):
+        game.describe_action(opts, "A XYZ - PAR")
+    state = game.new_initial_state(opts)
+    for seat in state.current_players():  # every legal order of the first units parses and reads
+        for action in state.legal_actions(seat):
+            assert ": army in " in game.describe_action(opts, action) or ": fleet in " in game.describe_action(opts, action)
+
+
+def test_diplomacy_text_and_deals_seen_by_parties_only():
+    from games.diplomacy.talk import DipPropose, Peace
+
+    game = get_game("diplomacy")
+    opts = game.options({})
+    state = game.new_initial_state(opts)
+    france, england, germany = 2, 1, 3
+    text = game.observation_text(opts, france, state.observation(france))
+    assert "You are FRANCE" in text and "Phase S1901M: spring 1901, movement." in text
+    assert "FRANCE: F BRE, A MAR, A PAR" in text and "You order next: F BRE (fleet in Brest)." in text
+    state.apply_talk(france, "press", DipPropose(deal_id=0, commitments=(Peace(powers=("ENGLAND", "FRANCE"), until=1902),)))
+    for seat in (france, england):
+        assert "peace among ENGLAND, FRANCE until the end of 1902" in game.observation_text(
+            opts, seat, state.observation(seat))
+    seen = game.observation_text(opts, germany, state.observation(germany))
+    assert "peace" not in seen and "Deals: none." in seen
+
+
+def test_diplomacy_tensor_bits():
+    from games.diplomacy import views
+
+    game = get_game("diplomacy")
+    opts = game.options({})
+    state = game.new_initial_state(opts)
+    x = game.observation_tensor(opts, 2, state.observation(2))
+    fields = views.TENSOR_FIELDS
+    _contiguous(fields, x.shape[0])
+    area = views.AREAS.index
+    start, stop = _field(fields, "unit_army")
+    assert x[start + area("PAR")] == 1 and x[start + area("BUR")] == 0 and x[start:stop].sum() == 13  # 13 armies, 9 fleets in 1901
+    start, _ = _field(fields, "unit_fleet")
+    assert x[start + area("STP")] == 1 and x[start + area("STP/SC")] == 1 and x[start + area("STP/NC")] == 0
+    start, _ = _field(fields, "unit_owner")
+    assert x[start + area("PAR") * 7 + 2] == 1 and x[start + area("STP/SC") * 7 + 5] == 1
+    start, _ = _field(fields, "centre_owner")
+    centre = views.CENTRE_LIST.index
+    assert x[start + centre("PAR") * 8 + 2] == 1 and x[start + centre("BEL") * 8 + 7] == 1
+    start, stop = _field(fields, "next_unit")
+    assert list(numpy.flatnonzero(x[start:stop])) == [area("BRE")]
+    start, stop = _field(fields, "me")
+    assert list(numpy.flatnonzero(x[start:stop])) == [2]
+    start, _ = _field(fields, "season")
+    assert x[start] == 1  # spring
+    # France orders F BRE - MAO: its order shows in its own tensor, not in England's
+    state.apply_actions({s: ("F BRE - MAO" if s == 2 else state.default_action(s)) for s in state.current_players()})
+    mine = game.observation_tensor(opts, 2, state.observation(2))
+    theirs = game.observation_tensor(opts, 1, state.observation(1))
+    start, _ = _field(fields, "my_order_kind")
+    assert mine[start + area("BRE") * len(views.ORDER_KINDS) + views.ORDER_KINDS.index("-")] == 1
+    start, _ = _field(fields, "my_order_target")
+    assert mine[start + area("MAO")] == 1 and theirs[start + area("MAO")] == 0

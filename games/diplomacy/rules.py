@@ -36,6 +36,7 @@ from games.api import (
     SIMULTANEOUS,
     TALK,
     TALK_STATE,
+    VIEWS,
     Game,
     IllegalAction,
     Options,
@@ -55,6 +56,7 @@ from games.diplomacy.board import (
     parse_order,
     retreat_orders,
 )
+from games.diplomacy import views
 from games.diplomacy.deals import Ledger
 from games.diplomacy.talk import TALK_MODELS
 
@@ -423,7 +425,7 @@ class Diplomacy(Game):
 
     name = "diplomacy"
     options_model = DiplomacyOptions
-    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION, TALK, TALK_STATE, OBSERVATION_STATE})
+    capabilities = frozenset({SIMULTANEOUS, PRIVATE_INFORMATION, TALK, TALK_STATE, OBSERVATION_STATE, VIEWS})
     talk_models = TALK_MODELS
     min_return = 0.0
     max_return = 1.0
@@ -431,6 +433,19 @@ class Diplomacy(Game):
 
     def num_players(self, options: DiplomacyOptions) -> int:
         return len(POWERS)
+
+    # Views: games.diplomacy.views (its TENSOR_FIELDS document the tensor).
+    def describe_action(self, options: DiplomacyOptions, action: str) -> str:
+        return views.describe_action(options, action)
+
+    def observation_text(self, options: DiplomacyOptions, seat: int, observation: dict[str, Any]) -> str:
+        return views.observation_text(options, seat, observation)
+
+    def observation_shape(self, options: DiplomacyOptions) -> tuple[int, ...]:
+        return views.observation_shape(options)
+
+    def observation_tensor(self, options: DiplomacyOptions, seat: int, observation: dict[str, Any]) -> Any:
+        return views.observation_tensor(options, seat, observation)
 
     def new_initial_state(self, options: DiplomacyOptions | dict | None = None) -> DiplomacyState:
         if not isinstance(options, DiplomacyOptions):

@@ -14,6 +14,7 @@ PLUGIN = GamePlugin(
     charts=(Chart("supply centres", "ops.plugins.diplomacy.views:centres",
                   x="year (spring .0, fall .5, winter .8)", x_of="ops.plugins.diplomacy.views:phase_x"),),
     board="ops.plugins.diplomacy.board:board",
+    rules_text="ops.plugins.diplomacy.rules_text:TEXT",
     report="ops.plugins.diplomacy.report:report",
     exporters={"diplomacy-json": "ops.plugins.diplomacy.export:export_json"},
     short_options={"max_year": 1902},
