@@ -10,6 +10,11 @@ A page asks for a part with an HTML comment on a line of its own, replaced befor
 
 So the CLI, spec, header and log-format reference cannot drift from the code: change a parser or a
 model and the next `mkdocs build` shows it. tests/docs/ builds the site strictly in CI.
+
+In the repository each part is also written out below its marker, up to a line `<!-- end
+generated -->`, so a page read there is whole: `python docs/_generate.py --write` rewrites them
+(every page under docs/), `--check` lists the pages whose written parts differ from the code's
+(tests/docs/ runs it). The site's build replaces the written part with a fresh one either way.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import ast
 import importlib
 import inspect
 import io
+import os
 import re
 import sys
 import typing
@@ -30,12 +36,43 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-MARKER = re.compile(r"^<!-- generated: (?P<what>[a-z]+)(?P<args>[^>]*)-->\s*$", re.MULTILINE)
+MARKER = re.compile(r"^<!-- generated: (?P<what>[a-z]+)(?P<args>[^>]*)-->[ \t]*\n"
+                    r"(?:(?P<written>(?:(?!<!-- generated:).*\n)*?)<!-- end generated -->[ \t]*(?:\n|$))?",
+                    re.MULTILINE)
+END = "<!-- end generated -->"
+WIDTH = "100"  # columns argparse wraps the CLI's help to, so the written parts do not depend on a terminal
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Replace every generated-part marker of a page with what it names."""
-    return MARKER.sub(lambda m: generate(m["what"], m["args"].split()), markdown)
+    """Replace every generated-part marker of a page (and its written part) with what it names."""
+    return MARKER.sub(lambda m: generate(m["what"], m["args"].split()).rstrip("\n") + "\n", markdown)
+
+
+def written(markdown: str) -> str:
+    """The page with each generated part written out below its marker, up to an end line."""
+    def one(m: re.Match[str]) -> str:
+        head = m.group(0)[: m.group(0).index("-->") + 3]
+        return f"{head}\n{generate(m['what'], m['args'].split()).rstrip()}\n{END}\n"
+    return MARKER.sub(one, markdown)
+
+
+def pages() -> list[Path]:
+    """Every page of the site that asks for a generated part."""
+    return [p for p in sorted((ROOT / "docs").rglob("*.md")) if MARKER.search(p.read_text(encoding="utf-8"))]
+
+
+def stale(write: bool = False) -> list[Path]:
+    """The pages whose written parts differ from what the code makes now (rewritten if `write`)."""
+    os.environ["COLUMNS"] = WIDTH
+    out = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        fresh = written(text)
+        if fresh != text:
+            out.append(page)
+            if write:
+                page.write_text(fresh, encoding="utf-8")
+    return out
 
 
 def generate(what: str, args: list[str]) -> str:
@@ -169,5 +206,11 @@ def module_docstring(module_name: str) -> str:
     return f"From `{module_name}`:\n\n```text\n{doc}\n```\n"
 
 
-if __name__ == "__main__":  # print one part: python docs/_generate.py cli
+if __name__ == "__main__":  # python docs/_generate.py --write | --check | PART [ARGS] (print one part)
+    if sys.argv[1:] in (["--write"], ["--check"]):
+        changed = stale(write=sys.argv[1] == "--write")
+        for path in changed:
+            print(f"{path.relative_to(ROOT)}: {'rewritten' if sys.argv[1] == '--write' else 'differs from the code'}")
+        sys.exit(1 if changed and sys.argv[1] == "--check" else 0)
+    os.environ["COLUMNS"] = WIDTH
     print(generate(sys.argv[1], sys.argv[2:]))
