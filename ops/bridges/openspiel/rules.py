@@ -16,6 +16,8 @@
 - Games that draw their own chance (SAMPLED_STOCHASTIC, with an `rng_seed` parameter:
   negotiation, tarok) have one declared outcome; the referee logs a seed instead, and the draw is
   made by the game loaded with that `rng_seed`, so the log fixes it and replay reproduces it.
+- Views (VIEWS, where OpenSpiel gives an observation string and tensor): the text is the
+  observation string, the tensor OpenSpiel's `observation_tensor` in its `observation_tensor_shape`.
 - Serialisation: OpenSpiel's own (`State.serialize`, `Game.deserialize_state`); the digest hashes it.
 - Returns: OpenSpiel's returns; bounds from its `min_utility` / `max_utility`.
 
@@ -30,7 +32,8 @@ from typing import Any, Callable
 
 from pydantic import create_model
 
-from games.api import CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, SIMULTANEOUS, Game, IllegalAction, Options, Outcome, State
+from games.api import (CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, SIMULTANEOUS, VIEWS, Game, IllegalAction, Options,
+                       Outcome, State, observation_lines)
 
 MISSING = "OpenSpiel games need the optional extra: pip install 'detente[openspiel]' (the open_spiel package)"
 PREFIX = "openspiel-"  # detente name = PREFIX + OpenSpiel's short name (entry-point names allow no ':')
@@ -227,6 +230,8 @@ class OpenSpielGame(Game):
             caps.add(OBSERVATION_STATE)
         if _public_history(spiel):
             caps.add(OBSERVATION_STATE)  # the observation holds the whole history: replayed
+        if kind.provides_observation_tensor and kind.provides_observation_string:
+            caps.add(VIEWS)  # OpenSpiel's own observation string and tensor
         return frozenset(caps)
 
     def capabilities_for(self, options: Options) -> frozenset[str]:
@@ -237,6 +242,33 @@ class OpenSpielGame(Game):
         spiel = self.spiel(options)
         return (spiel.get_type().chance_mode == pyspiel().GameType.ChanceMode.SAMPLED_STOCHASTIC
                 and "rng_seed" in spiel.get_parameters())
+
+    # -- views (VIEWS: games that give an observation string and tensor) -----------------------
+
+    def observation_text(self, options: Options, seat: int, observation: dict[str, Any]) -> str:
+        """OpenSpiel's observation string for the seat (its information-state string where there is
+        none, e.g. at a chance node), else the observation's fields."""
+        for key in ("string", "information_state"):
+            if observation.get(key):
+                return str(observation[key])
+        return observation_lines(observation) or "(nothing observed)"
+
+    def observation_shape(self, options: Options) -> tuple[int, ...]:
+        """OpenSpiel's `observation_tensor_shape()` of the game loaded with these options."""
+        if not self.spiel(options).get_type().provides_observation_tensor:
+            raise NotImplementedError(f"{self.name} has no observation tensor in OpenSpiel")
+        return tuple(int(d) for d in self.spiel(options).observation_tensor_shape())
+
+    def observation_tensor(self, options: Options, seat: int, observation: dict[str, Any]):
+        """OpenSpiel's `observation_tensor(seat)` as float32 in its shape (zeros where OpenSpiel
+        gives none: a node it cannot describe)."""
+        import numpy as np
+
+        shape = self.observation_shape(options)
+        values = observation.get("tensor")
+        if values is None:
+            return np.zeros(shape, np.float32)
+        return np.asarray(values, np.float32).reshape(shape)
 
     def max_steps_for(self, options: Options) -> int:
         """The loaded game's own bound (its options: Kuhn poker with 3 players is longer than with 2)."""
