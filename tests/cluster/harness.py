@@ -43,6 +43,67 @@ def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, text=True, timeout=30)
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def sweep_stale() -> list[str]:
+    """Namespaces of a harness whose process is gone (killed before its teardown ran): their
+    processes killed, the namespaces deleted. Returns their names."""
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
+    stale = []
+    for line in listed.splitlines():
+        name = line.split()[0] if line.split() else ""
+        parts = name.split("-")
+        if name.startswith(PREFIX) and len(parts) == 3 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
+            stale.append(name)
+    for name in stale:
+        _kill_in(name)
+        _ip("netns", "del", name)
+    return stale
+
+
+def pids_in(ns: str) -> list[int]:
+    """Every process whose network namespace is `ns`."""
+    try:
+        st = os.stat(f"/run/netns/{ns}")
+    except FileNotFoundError:
+        return []
+    want = f"net:[{st.st_ino}]"
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.readlink(f"/proc/{entry}/ns/net") == want:
+                    found.append(int(entry))
+            except OSError:
+                pass
+    return sorted(found)
+
+
+def _kill_in(ns: str, timeout: float = 30) -> None:
+    """SIGKILL every process in `ns`, by id, until none is left."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pids = pids_in(ns)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"processes left in {ns}: {pids}")
+        time.sleep(0.05)
+
+
 class Node:
     def __init__(self, name: str, ns: str, ip: str, head_link: str | None):
         self.name, self.ns, self.ip, self.head_link = name, ns, ip, head_link
@@ -73,6 +134,7 @@ class NetnsCluster:
     # -- network ---------------------------------------------------------------------------
 
     def make_network(self) -> None:
+        sweep_stale()
         h = self.head.ns
         for node in self.nodes:
             _ip("netns", "add", node.ns)
@@ -157,37 +219,11 @@ class NetnsCluster:
         return path.read_text(errors="replace")[-2000:] if path.exists() else ""
 
     def pids_in(self, ns: str) -> list[int]:
-        """Every process whose network namespace is `ns`."""
-        try:
-            st = os.stat(f"/run/netns/{ns}")
-        except FileNotFoundError:
-            return []
-        want = f"net:[{st.st_ino}]"
-        found = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    if os.readlink(f"/proc/{entry}/ns/net") == want:
-                        found.append(int(entry))
-                except OSError:
-                    pass
-        return sorted(found)
+        return pids_in(ns)
 
     def kill_namespace(self, ns: str, timeout: float = 30) -> None:
-        """SIGKILL every process in `ns`, by id, until none is left."""
-        deadline = time.monotonic() + timeout
-        while True:
-            pids = self.pids_in(ns)
-            if not pids:
-                break
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"processes left in {ns}: {pids}")
-            time.sleep(0.05)
+        """SIGKILL every process in `ns`, by id, until none is left; reap this process's children."""
+        _kill_in(ns, timeout)
         for proc in self.started:  # reap what this process started
             if proc.poll() is None:
                 try:
