@@ -1,8 +1,11 @@
 """The generic agent measured: search speed per game, and small matches with 95% intervals.
 
-    python -m ops.bench.generic speed [--games g1,g2] [--positions 20]
+    python -m ops.bench.generic speed [--games g1,g2] [--positions 20] [--sampler auto|observation|referee]
         per game: the Strategy Office's median decision time at its default budget, ISMCTS
         descents per second, and that median over the 50 ms goal (side by side, one run)
+    python -m ops.bench.generic random [--games g1,g2] [--per-game 20] [--seed S] [--agent SPEC]
+        the agent (default generic) in one seat, rotated, random in the others; per game both
+        mean returns with 95% intervals and whether they are apart (S drawn at run time, printed)
     python -m ops.bench.generic versus ops/examples/generic_*.toml [--games N] [--seed S]
         plays each spec's lineup in process (seats rotated each game), seeds S, S+1, ...; S is
         drawn at run time unless given, and printed so the run can be repeated; per label: its
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from actors.match import make_header, record
-from actors.registry import AgentSpec
+from actors.registry import AgentSpec, parse_spec
 from bus.log import parse_log
 from bus.messages import OfficeRequest
 from games.registry import game_names, get_game, get_plugin
@@ -57,20 +60,29 @@ def _positions(name: str, count: int, seed: int = 0) -> list[tuple[Any, int]]:
     return found[::3][:count]
 
 
-def speed(names: list[str], count: int) -> None:
+def speed(names: list[str], count: int, sampler: str = "auto") -> None:
     from actors.alpha.generic.agent import GenericOptions, _agent
+    from actors.referee import Referee
 
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the box may be shared)")
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the box may be shared);"
+          f" sampler {sampler}")
     print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'descents/s':>10} {'mean desc':>9} {'x goal':>6}")
     for name in names:
-        office = _agent(name).offices["so"]("p0/so", 1, GenericOptions())
+        office = _agent(name).offices["so"](f"p0/so", 1, GenericOptions(sampler=sampler))
+        game = get_game(name)
+        referee = Referee(game, game.options(dict(get_plugin(name).short_options)), 1)
         times, done = [], []
         for state, p in _positions(name, count):
             legal = tuple(state.legal_actions(p))
-            request = OfficeRequest(sender=f"p{p}", to="p0/so", task="suggest", turn=0, legal=legal,
+            office.address = f"p{p}/so"
+            request = OfficeRequest(sender=f"p{p}", to=f"p{p}/so", task="suggest", turn=0, legal=legal,
                                     view={"seat": p, "observation": state.observation(p)})
+            office._drawn = None
+            referee.state = state
             start = time.perf_counter()
-            office.handle(request)
+            outs = office.handle(request)
+            if outs and outs[0].kind == "sample_request":  # the referee's round trip, timed with the search
+                outs = office.handle(referee.handle(outs[0])[0])
             times.append(time.perf_counter() - start)
             done.append(getattr(office, "last_iterations", 0) if len(legal) > 1 else 0)
             office.last_iterations = 0
@@ -80,7 +92,7 @@ def speed(names: list[str], count: int) -> None:
         rate = searched / sum(times) if searched else float("nan")
         mean = searched / len(done) if done else 0
         print(f"{name:<12} {med:9.1f} {p90:7.1f} {rate:10.0f} {mean:8.1f} {med / GOAL_MS:6.2f}"
-              + ("" if searched else "   (no search: the game cannot rebuild a position from an observation)"))
+              + ("" if searched else "   (no search)"))
 
 
 def _lineup(spec: dict[str, Any]) -> list[tuple[str, AgentSpec]]:
@@ -124,6 +136,31 @@ def versus(paths: list[str], games: int | None, seed: int) -> None:
             print(f"  {lab:<28} {count:5d} {w[0]:8.3f} [{w[1]:.3f}, {w[2]:.3f}] {r[0]:8.3f} [{r[1]:.3f}, {r[2]:.3f}]")
 
 
+def against_random(names: list[str], games: int, seed: int, agent: str) -> None:
+    """`agent` in one seat (rotated each game), `random` in every other; per game the agent's and the
+    random seats' mean return (scaled to [0, 1]) with 95% intervals, and whether they are apart."""
+    print(f"  {'game':<24} {'games':>5} {'agent return [95%]':>26} {'random return [95%]':>26}  apart  s")
+    for name in names:
+        game = get_game(name)
+        options = dict(get_plugin(name).short_options)
+        n_seats = game.num_players(game.options(options))
+        span = (game.max_return - game.min_return) or 1.0
+        mine, theirs = [], []
+        start = time.perf_counter()
+        for k in range(games):
+            seat = k % n_seats
+            lineup = [AgentSpec(name="random") for _ in range(n_seats)]
+            lineup[seat] = parse_spec(agent)
+            log = parse_log(record(make_header(name, seed + k, lineup, options))).games[0]
+            returns = [(r - game.min_return) / span for r in log.records[-1]["msg"]["returns"]]
+            mine.append(returns[seat])
+            theirs.append(sum(r for s, r in enumerate(returns) if s != seat) / (n_seats - 1))
+        a, b = mean_ci(mine), mean_ci(theirs)
+        apart = "yes" if a[1] > b[2] else "no"
+        print(f"  {name:<24} {games:5d} {a[0]:8.3f} [{a[1]:.3f}, {a[2]:.3f}]   {b[0]:8.3f} [{b[1]:.3f}, {b[2]:.3f}]"
+              f"  {apart:>5}  {time.perf_counter() - start:.0f}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ops.bench.generic", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,9 +171,19 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("specs", nargs="+")
     v.add_argument("--games", type=int, default=None)
     v.add_argument("--seed", type=int, default=None)
+    r = sub.add_parser("random", help="the agent against random players: mean returns with 95%% intervals")
+    r.add_argument("--games", default=",".join(game_names()))
+    r.add_argument("--per-game", type=int, default=20)
+    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--agent", default="generic")
+    s.add_argument("--sampler", default="auto", choices=("auto", "observation", "referee"))
     args = parser.parse_args(argv)
     if args.command == "speed":
-        speed([g for g in args.games.split(",") if g], args.positions)
+        speed([g for g in args.games.split(",") if g], args.positions, args.sampler)
+    elif args.command == "random":
+        seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
+        print(f"seed {seed} (drawn at run time; --seed {seed} repeats this run), agent {args.agent}")
+        against_random([g for g in args.games.split(",") if g], args.per_game, seed, args.agent)
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
         print(f"seed {seed} (held out: drawn at run time; --seed {seed} repeats this run)")

@@ -44,8 +44,8 @@ def searchable(game: Game) -> bool:
 
 def sampler_for(game: Game, sampler: str) -> str:
     """The sampler a search in `game` uses: `auto` is the hook where the game has it, else the referee."""
-    if sampler == "auto":
-        return "observation" if searchable(game) else "referee"
+    if sampler == "auto" and not searchable(game):
+        return "referee"
     return sampler
 
 
@@ -69,30 +69,49 @@ class GenericStrategyOffice(StrategyOffice):
         self.game_policy = game_policy
         self._turn_cache: tuple[int, Any] | None = None  # (turn, (search, sampler, base result)) of talk
 
-    # -- the referee's samples --------------------------------------------------------------
+    # -- the position searched: rebuilt from the observation, or the referee's sample ----------
 
     def handle(self, message: Message) -> list[Message]:
-        if self.sampler == "referee":
-            if isinstance(message, OfficeRequest) and message.task in self.tasks and not self._have_sample(message):
-                self._pending = message
-                return [built(SampleRequest, {"sender": self.address, "to": REFEREE, "kind": "sample_request",
-                                              "turn": message.turn})]
-            if isinstance(message, Sample):
-                pending, self._pending = self._pending, None
-                if pending is None or pending.turn != message.turn:
-                    return []  # stale: the President moved on
-                state = None if message.state is None else self.game.state_from_json(message.state)
-                self._drawn = (_key(pending), state)
-                return super().handle(pending)
+        if isinstance(message, OfficeRequest) and message.task in self.tasks and self.sampler != "observation":
+            if (message.task == "suggest" and len(message.legal) <= 1) or self._position(message) is not None:
+                return super().handle(message)
+            self._pending = message
+            return [built(SampleRequest, {"sender": self.address, "to": REFEREE, "kind": "sample_request",
+                                          "turn": message.turn})]
+        if isinstance(message, Sample):
+            pending, self._pending = self._pending, None
+            if pending is None or pending.turn != message.turn:
+                return []  # stale: the President moved on
+            state = None if message.state is None else self.game.state_from_json(message.state)
+            self._drawn = (_key(pending), state)
+            return super().handle(pending)
         return super().handle(message)
 
-    def _have_sample(self, request: OfficeRequest) -> bool:
-        return self._drawn is not None and self._drawn[0] == _key(request)
+    def _position(self, request: OfficeRequest) -> Any:
+        """The position this request's search starts from, or None while there is none: the referee's
+        sample for this decision point, else (`auto`, `observation`) the one the game's hook rebuilds
+        from the observation; `auto` asks the referee where the hook fails on it (raises, or rebuilds a
+        position that does not show the seat its observation)."""
+        key = _key(request)
+        if self._drawn is not None and self._drawn[0] == key:
+            return self._drawn[1]
+        if self.sampler == "referee" or not searchable(self.game):
+            return None
+        view = request.view
+        seat, observation = int(view["seat"]), view["observation"]
+        try:
+            state = self.game.state_from_observation(seat, observation)
+        except Exception:  # noqa: BLE001 - a game's rebuild that cannot take this observation
+            if self.sampler == "observation":
+                raise
+            return None
+        if self.sampler == "auto" and state.observation(seat) != observation:
+            return None  # the hook's contract broken here (options it cannot see, say): the referee's sample
+        self._drawn = (key, state)
+        return state
 
     def _can_search(self, request: OfficeRequest) -> bool:
-        if self.sampler == "referee":
-            return self._have_sample(request) and self._drawn[1] is not None
-        return searchable(self.game)
+        return self._position(request) is not None
 
     # -- suggest ----------------------------------------------------------------------------
 
@@ -178,10 +197,7 @@ class GenericStrategyOffice(StrategyOffice):
     # -- shared -----------------------------------------------------------------------------
 
     def _searcher(self, seat: int, observation: dict[str, Any]) -> tuple[Search, Any]:
-        if self.sampler == "referee":
-            base = self._drawn[1]
-        else:
-            base = self.game.state_from_observation(seat, observation)
+        base = self._drawn[1]  # _can_search put it there
 
         def sample(rng: Any) -> Any:
             return base.resample_hidden(seat, rng)
