@@ -36,6 +36,8 @@ def format_html(report: dict[str, Any], title: str = "detente tournament", pages
         labels = [a["agent"] for a in report["agents"]]
         sections.append(("Rating over games", _rating_lines(report["rating_history"], labels) or "<p>(one game)</p>"))
         sections.append(("Head to head", _head_to_head(report["head_to_head"], labels)))
+    if report.get("model_calls"):
+        sections.append(("Model calls", _model_calls(report["model_calls"], report.get("capped"))))
     if report.get("games_listed"):
         sections.append(("Games", _games(report["games_listed"], pages)))
     return page(title, sections, intro=html.escape(intro))
@@ -132,15 +134,36 @@ def _head_to_head(h2h: dict[str, dict[str, dict[str, Any]]], labels: list[str]) 
     return note + _table([""] + [html.escape(b) for b in labels], rows)
 
 
+def _model_calls(rows: list[dict[str, Any]], capped: dict[str, Any] | None) -> str:
+    body = []
+    for r in rows:
+        causes = ", ".join(f"{html.escape(k)}: {v}" for k, v in r["failed_tries"].items()) or "-"
+        body.append([html.escape(r["agent"]), str(r["calls"]), f"{r['tokens_in']:,}", f"{r['tokens_out']:,}",
+                     f"{r['cost']:.4f}", _fmt(r["latency_ms_median"], 0) if r["latency_ms_median"] is not None else "-",
+                     _fmt(r["latency_ms_p95"], 0) if r["latency_ms_p95"] is not None else "-", str(r["retries"]),
+                     str(r["defaults"]), causes])
+    note = ""
+    if capped:
+        note = (f"<p>Stopped handing out games: {html.escape(capped['why'])}; {capped['recorded']:,} of "
+                f"{capped['games']:,} games recorded (a run with a higher cap plays on).</p>")
+    return note + _table(["agent", "calls", "tokens in", "tokens out", "cost", "latency p50 (ms)", "p95 (ms)",
+                          "retries", "rules' default", "failed tries by cause"], body)
+
+
 def _games(games: list[dict[str, Any]], pages: str | None) -> str:
     rows = []
+    calls = any(g.get("model_calls") for g in games)
     for g in games:
         gid = html.escape(g["game_id"])
         link = f'<a href="{pages}/{gid}.html">{gid}</a>' if pages else gid
-        rows.append([link, html.escape(g["summary"] or ""), str(g["steps"]), str(g["errors"]),
-                     html.escape(g.get("aborted") or "-")])
-    return "<p>The first games, then any aborted or with agent errors; each links to its page.</p>" + _table(
-        ["game", "result", "steps", "agent errors", "aborted"], rows)
+        row = [link, html.escape(g["summary"] or ""), str(g["steps"]), str(g["errors"]),
+               html.escape(g.get("aborted") or "-")]
+        if calls:
+            m = g.get("model_calls") or {"calls": 0, "tokens_in": 0, "tokens_out": 0, "cost": 0.0}
+            row += [str(m["calls"]), f"{m['tokens_in']:,}/{m['tokens_out']:,}", f"{m['cost']:.4f}"]
+        rows.append(row)
+    cols = ["game", "result", "steps", "agent errors", "aborted"] + (["model calls", "tokens in/out", "cost"] if calls else [])
+    return "<p>The first games, then any aborted or with agent errors; each links to its page.</p>" + _table(cols, rows)
 
 
 def _table(cols: list[str], rows: list[list[str]]) -> str:

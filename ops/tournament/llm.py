@@ -167,6 +167,8 @@ def model_call_report(db: Any) -> list[dict[str, Any]]:
         causes.setdefault(label, {})[cause] = int(n)
     out = []
     for label, seats, calls, tin, tout, cost, retries, defaults in totals:
+        if not calls:
+            continue  # an agent that makes no model calls
         p50, p95 = latency.get(label, (None, None))
         out.append({"agent": label, "seats": int(seats), "calls": int(calls or 0), "tokens_in": int(tin or 0),
                     "tokens_out": int(tout or 0), "cost": float(cost or 0.0), "latency_ms_median": p50,
@@ -202,3 +204,98 @@ def format_model_calls(rows: list[dict[str, Any]]) -> list[str]:
         lines.append(f"{r['agent']:<18}{r['calls']:>8}{r['tokens_in']:>12,}{r['tokens_out']:>12,}{r['cost']:>10.4f}"
                      f"{p50:>9}{p95:>9}{r['retries']:>9}{r['defaults']:>9}  {causes}")
     return lines
+
+
+# -- the tournament's cap ---------------------------------------------------------------------------
+
+CAP_META = "cap"  # meta key: why the last run stopped handing out games (absent: it did not)
+
+
+class Cap:
+    """The spec's token and cost caps, over every recorded game's model calls: once reached, no
+    more batches are handed out (those in flight finish and are recorded). A later run reads what
+    was spent from the store, so with a raised cap it plays on."""
+
+    def __init__(self, spec: TournamentSpec, db: Any) -> None:
+        self.spec = spec
+        self.tokens, self.cost = spent_in_store(db) if spec.token_cap or spec.cost_cap else (0, 0.0)
+        self.stopped: str | None = None
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        tokens, cost = spent([r.get("model_calls") for r in rows])
+        self.tokens += tokens
+        self.cost += cost
+
+    def reached(self) -> bool:
+        s = self.spec
+        return (s.token_cap is not None and self.tokens >= s.token_cap) or (s.cost_cap is not None and self.cost >= s.cost_cap)
+
+    def why(self) -> str:
+        s = self.spec
+        if s.token_cap is not None and self.tokens >= s.token_cap:
+            return f"token cap reached: {self.tokens:,} tokens used, cap {s.token_cap:,}"
+        return f"cost cap reached: {self.cost:.4f} spent, cap {s.cost_cap:g}"
+
+    def batches(self, batches: Any) -> Any:
+        for batch in batches:
+            if self.reached():
+                self.stopped = self.why()
+                return
+            yield batch
+
+    def note(self, out: Any, recorded: int) -> None:
+        """Keep (or clear) in the store's meta why this run stopped short, for the report."""
+        import json
+
+        from ops.tournament.store import Store
+
+        store = Store(out)
+        try:
+            if self.stopped is not None:
+                store.set_meta(CAP_META, json.dumps({"why": self.stopped, "recorded": recorded, "games": self.spec.games,
+                                                     "tokens": self.tokens, "cost": self.cost}))
+            elif store.get_meta(CAP_META) is not None:
+                store.db.execute("delete from meta where key = ?", [CAP_META])
+        finally:
+            store.close()
+
+
+# -- recorded answers on a re-run ---------------------------------------------------------------------
+
+
+def recorded_answers(spec: TournamentSpec, header: dict[str, Any]) -> Any:
+    """Within: the game's `llm` actors take the model calls that `spec.answers_from` (an earlier
+    run's folder) recorded for this game id, keyed by (seat, call index), when that game had the
+    same game, seed, options and lineup; a call it lacks is made live."""
+    from contextlib import nullcontext
+
+    if not spec.answers_from or "model_call" not in _kinds_of(header):
+        return nullcontext()
+    from ops.tournament.store import load_game
+
+    try:
+        found = load_game(spec.answers_from, header["game_id"])
+    except Exception:  # no such folder, no such store, an unreadable game: nothing recorded to take
+        return nullcontext()
+    if found is None:
+        return nullcontext()
+    old = found[0].header
+    if any(old.get(k) != header.get(k) for k in ("game", "seed", "options", "agents")):
+        return nullcontext()
+    calls: dict[tuple[int, int], dict[str, Any]] = {}
+    for r in found[0].records:
+        msg = r["msg"]
+        if msg.get("kind") == "model_call":
+            calls.setdefault((int(msg["seat"]), int(msg["call"])), msg)
+    from actors.llm.record import answers
+
+    return answers(lambda seat, call: calls.get((seat, call)))
+
+
+def _kinds_of(header: dict[str, Any]) -> set[str]:
+    """"model_call" when the lineup has a model seat or office (actors.llm.record.uses_llm)."""
+    try:
+        from actors.llm.record import uses_llm
+    except ImportError:
+        return set()
+    return {"model_call"} if uses_llm(header.get("agents") or []) else set()

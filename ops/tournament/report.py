@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from ops.tournament.llm import CAP_META, format_model_calls, game_model_calls, model_call_report
 from ops.tournament.ratings import TEAMS, from_scratch, rate_store
 from ops.tournament.store import Store
 
@@ -114,7 +115,11 @@ def build_report(store: Store) -> dict[str, Any]:
     game = json.loads(store.get_meta("spec") or "{}").get("game")
     cooperative = db.execute("select count(*) > 0 and coalesce(bool_and(len(teams) = 1), false) from outcomes").fetchone()[0]
     report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, db),
-                  games_listed=_listed(db))
+                  games_listed=_listed(db), model_calls=model_call_report(db),
+                  capped=json.loads(store.get_meta(CAP_META) or "null"))
+    calls = game_model_calls(db, [g["game_id"] for g in report["games_listed"]]) if report["model_calls"] else {}
+    for g in report["games_listed"]:
+        g["model_calls"] = calls.get(g["game_id"])
     if cooperative:
         counts = db.execute("select scores[1], sum(c) from outcomes where not aborted group by all").fetchall()
         mean, lo, hi = mean_ci_counts(counts)
@@ -374,6 +379,11 @@ def format_text(report: dict[str, Any]) -> str:
         for t in report["teams"]:
             cells = ", ".join(f"{pos}: {b['win_rate']:.3f} ({b['games']})" for pos, b in t["by_position"].items())
             lines.append(f"  {t['team']:<24} {_ci(t, 'win_rate')} ({t['games']}); {cells}")
+    lines += format_model_calls(report.get("model_calls") or [])
+    if report.get("capped"):
+        c = report["capped"]
+        lines += ["", f"stopped handing out games: {c['why']}; {c['recorded']:,} of {c['games']:,} games recorded "
+                      "(a run with a higher cap plays on)"]
     if report["head_to_head"]:
         labels = sorted(report["head_to_head"])
         lines += ["", "head to head: share of meetings ranked ahead (ties count half), row vs column"]

@@ -46,7 +46,7 @@ from actors.match import make_header, play
 from actors.registry import AgentSpec
 from bus.log import MAX_FRAME, LogWriter, PackedLogWriter, frames
 from ops.logging import configure as configure_logging
-from ops.tournament.llm import Tally, configure_endpoints, model_call_totals, set_lane
+from ops.tournament.llm import Cap, Tally, configure_endpoints, model_call_totals, recorded_answers, serve_endpoints, set_lane
 from ops.tournament.spec import IDENTITY, SpecError, TournamentSpec, game_id
 from ops.tournament.store import ByteBudget, FaultyFile, FolderLock, Recorder, Store, injected_faults, storage_error
 
@@ -120,8 +120,9 @@ class BatchPlayer:
             tally = Tally(self.writer)
             try:
                 tally.header(header)
-                result = play(header, tally, runtime=spec.placement, placement=self.placement,
-                              game_seconds=spec.max_game_seconds)
+                with recorded_answers(spec, header):
+                    result = play(header, tally, runtime=spec.placement, placement=self.placement,
+                                  game_seconds=spec.max_game_seconds)
                 tally.end_game()
             except OSError:  # the segment cannot be written (disk full): the driver stops, not the game
                 raise
@@ -240,8 +241,9 @@ class BatchPlayer:
         try:
             header = make_header(spec.game, seed, agents, spec.options, game_id=game_id(idx))
             tally.header(header)
-            result = play(header, tally, runtime=spec.placement, placement=self._placement(),
-                          game_seconds=spec.max_game_seconds)
+            with recorded_answers(spec, header):
+                result = play(header, tally, runtime=spec.placement, placement=self._placement(),
+                              game_seconds=spec.max_game_seconds)
             tally.end_game()
         except Exception as exc:  # a rules or referee bug: reported, not fatal to the run
             return {"game_id": game_id(idx), "idx": idx, "error": f"{type(exc).__name__}: {exc}"}, None
@@ -319,6 +321,7 @@ class RunSummary:
     restarts: int
     seconds: float
     placement: dict[str, dict[str, Any]] = field(default_factory=dict)  # runner id -> where it ran
+    capped: str | None = None  # why no more games were handed out (a token or cost cap), if one was reached
 
     @property
     def nodes(self) -> int:
@@ -363,11 +366,14 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
                 on_progress: Callable[[int, int], None] | None, max_restarts: int,
                 on_rows: Callable[[list[dict[str, Any]]], None] | None = None) -> RunSummary:
     faults = injected_faults()
+    if spec.answers_from:  # runners elsewhere (other working folders) read it too
+        spec = spec.model_copy(update={"answers_from": str(Path(spec.answers_from).absolute())})
     store = Store(out)
     try:
         _check_meta(store, spec)
         before = store.recorded_below(spec.games)  # one aggregate: a finished run reads no rows
         done = store.recorded() if before < spec.games else set()
+        cap = Cap(spec, store.db)
     finally:
         store.close()  # held only while recording a batch from here on: reports can read meanwhile
     recorder = Recorder(out, budget=ByteBudget(faults["store"]) if "store" in faults else None)
@@ -377,7 +383,12 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
         if on_progress:
             on_progress(before, spec.games)
         if before == spec.games:
+            cap.note(out, before)
             return RunSummary(spec.games, before, 0, [], 0, 0, 0.0)
+        if cap.reached():
+            cap.stopped = cap.why()
+            cap.note(out, before)
+            return RunSummary(spec.games, before, 0, [], 0, 0, 0.0, capped=cap.stopped)
         if runners == 0:  # played here: no runner process to start (see _LocalPool)
             k = 1
             pool: Any = _LocalPool(str(out), spec.model_dump(mode="json"), faults, on_start=_placement_log(out))
@@ -385,22 +396,25 @@ def _run_locked(spec: TournamentSpec, out: Path, runners: int | None, address: s
             import ray
 
             _join(address)
+            gates = serve_endpoints(spec, str(out))  # noqa: F841 (held: the named gate actors live while the driver does)
             k = runners or max(1, int(ray.cluster_resources().get("CPU", 1)))
             k = min(k, -(-(spec.games - before) // spec.batch))
             pool = _Pool(_remote_runner(), str(out), spec.model_dump(mode="json"), k, max_restarts, faults,
                          on_start=_placement_log(out))
         failed: list[dict[str, Any]] = []
-        for rows in pool.results(pending_batches(spec.games, done, spec.batch)):
+        for rows in pool.results(cap.batches(pending_batches(spec.games, done, spec.batch))):
             failed += [r for r in rows if "error" in r]
             recorded = [r for r in rows if "error" not in r]
+            cap.add(recorded)
             recorder.add(recorded)
             if on_rows:
                 on_rows(recorded)
             if on_progress:
                 on_progress(before + recorder.written + len(recorder.pending), spec.games)
         recorder.flush()
+        cap.note(out, before + recorder.written)
         return RunSummary(spec.games, before, recorder.written, failed, k, pool.restarts, time.perf_counter() - t0,
-                          pool.placement)
+                          pool.placement, capped=cap.stopped)
     finally:
         if pool is not None:
             pool.close()

@@ -23,6 +23,8 @@
     cost_cap = 5.0               # this many tokens (in + out), or cost this much (by `prices`)
     [prices.MODEL]               # price of a model per 1M tokens: input = 0.15, output = 0.60
     [endpoints."URL"]            # limits shared by every runner: max_in_flight, rpm, tpm
+    answers_from = "old-out"     # an earlier run of this spec: each game takes its recorded model
+                                 # answers (by game id, seat and call index) instead of calling
 
 Seating: `rotate` rotates the seats each game, so every entry plays every seat equally often over
 each block of `players` games; `permute_deal` does the same but keeps the game seed (so the deal,
@@ -136,6 +138,8 @@ class TournamentSpec(BaseModel):
     token_cap: int | None = Field(None, ge=1, le=10**15, strict=True,
                                   description="stop handing out games once recorded model calls used this many tokens")
     cost_cap: float | None = Field(None, gt=0, le=1e12, description="stop handing out games once they cost this much")
+    answers_from: str | None = Field(None, max_length=4096,
+                                     description="an earlier run's folder of this spec: its games' recorded model answers are taken, not asked again")
 
     def cost(self, model: str, tokens_in: int, tokens_out: int) -> float:
         """What `tokens_in`/`tokens_out` of `model` cost by `prices` (0 for a model without a price)."""
