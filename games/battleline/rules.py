@@ -50,7 +50,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, VIEWS, Game, IllegalAction, Options, Outcome, State
 from games.api import OBSERVATION_STATE
 from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
@@ -981,7 +981,7 @@ class BattleLine(Game):
 
     name = "battleline"
     options_model = BattleLineOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, ACTION_ENCODING, OBSERVATION_STATE})
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, ACTION_ENCODING, OBSERVATION_STATE, VIEWS})
     min_return = 0.0
     max_return = 1.0  # the match result: 1 win, 0.5 draw, 0 loss (points in Outcome.extra)
     # Per game at most: 2 deals; 72 plays (70 cards, 2 of them back via Scout); 58 draws;
@@ -991,6 +991,19 @@ class BattleLine(Game):
 
     def num_players(self, options: BattleLineOptions) -> int:
         return 2
+
+    # views: games/battleline/views.py (the tensor's field table TENSOR_FIELDS)
+    def describe_action(self, options: BattleLineOptions, action: str) -> str:
+        return _views.describe_action(options, action)
+
+    def observation_text(self, options: BattleLineOptions, seat: int, observation: dict[str, Any]) -> str:
+        return _views.observation_text(options, seat, observation)
+
+    def observation_shape(self, options: BattleLineOptions) -> tuple[int, ...]:
+        return _views.observation_shape(options)
+
+    def observation_tensor(self, options: BattleLineOptions, seat: int, observation: dict[str, Any]) -> Any:
+        return _views.observation_tensor(options, seat, observation)
 
     def action_vocabulary(self, options: BattleLineOptions) -> tuple[str, ...]:
         """Every card to every flag, the guile cards' targets, claims, draws, returns, Mud's discards,
@@ -1129,3 +1142,6 @@ def _permutation(outcome: Any, cards: tuple[int, ...]) -> list[int]:
     if sorted(order) != list(cards):
         raise IllegalAction("the shuffle is not a permutation of the deck")
     return order
+
+
+import games.battleline.views as _views  # noqa: E402  (last: the views import this module's names)

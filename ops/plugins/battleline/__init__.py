@@ -8,6 +8,7 @@ from games.plugin import Chart, GamePlugin
 
 PLUGIN = GamePlugin(
     name="battleline",
+    rules_text="ops.plugins.battleline.rules_text:TEXT",
     rules="games.battleline.rules:BattleLine",
     doc="Battle Line with all ten tactics cards (tactics=false: the no-tactics variant); the mechanics only.",
     agents=("actors.battleline.agents",),

@@ -8,6 +8,7 @@ QUANTITIES = {"candidates": (1.0, 25.0, "less known of that card")}
 
 PLUGIN = GamePlugin(
     name="hanabi",
+    rules_text="ops.plugins.hanabi.rules_text:TEXT",
     rules="games.hanabi.rules:Hanabi",
     doc="Hanabi, 2 to 5 players; Osawa's variant is completion_bonus=false.",
     agents=("actors.hanabi.agents",),
