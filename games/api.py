@@ -296,7 +296,13 @@ class Game:
 
     def observation_tensor(self, options: Options, seat: int, observation: dict[str, Any]) -> Any:
         """`observation` as a float32 numpy array of `observation_shape(options)` (games with VIEWS);
-        the layout is the game's own, documented field by field where it is written."""
+        the layout is the game's own, documented field by field where it is written.
+
+        The field table convention: the module `views` beside the game's rules (games/<game>/views.py
+        for games/<game>/rules.py) sets `TENSOR_FIELDS`, a tuple of `(name, start, stop, meaning)`
+        covering the tensor in order (offsets start..stop-1), or, where the layout depends on the
+        options, a function `tensor_fields(options)` returning that table. The game's generated
+        reference page prints it (docs/_generate.py, `<!-- generated: game NAME -->`)."""
         raise NotImplementedError(f"{self.name} has no observation tensor (capability VIEWS)")
 
     def capabilities_for(self, options: Options) -> frozenset[str]:
