@@ -29,7 +29,7 @@ def _contiguous(fields, size):
     assert at == size
 
 
-@pytest.mark.parametrize("name", ["werewolves", "diplomacy"])
+@pytest.mark.parametrize("name", ["werewolves", "diplomacy", "risk"])
 def test_views_declared_and_rules_text(name):
     game = get_game(name)
     assert game.has(VIEWS, game.options({}))
@@ -192,3 +192,92 @@ def test_diplomacy_tensor_bits():
     assert mine[start + area("BRE") * len(views.ORDER_KINDS) + views.ORDER_KINDS.index("-")] == 1
     start, _ = _field(fields, "my_order_target")
     assert mine[start + area("MAO")] == 1 and theirs[start + area("MAO")] == 0
+
+
+# -- Risk ---------------------------------------------------------------------------------------
+
+def _risk_game(options, steps, seed=1):
+    game = get_game("risk")
+    opts = game.options(options)
+    state = game.new_initial_state(opts)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+    return game, opts, state
+
+
+def test_risk_descriptions_name_the_territories():
+    game = get_game("risk")
+    opts = game.options({})
+    assert game.describe_action(opts, "attack:ALA,KAM,3") == "attack Kamchatka (KAM) from Alaska (ALA) with 3 dice"
+    assert game.describe_action(opts, "place:ARG:1") == "place 1 army on Argentina (ARG)"
+    assert "Great Britain (infantry)" in game.describe_action(opts, "trade:ALA,GBR,W1")
+    assert "from Siam (SIA) to India (IND)" in game.describe_action(opts, "fortify:SIA,IND")
+    for bad in ("attack:ALA,XXX,3", "trade:ALA,GBR", "fly:ALA"):
+        with pytest.raises(ValueError):
+            game.describe_action(opts, bad)
+
+
+def test_risk_text_shows_own_cards_only():
+    game, opts, state = _risk_game({"cards": True, "max_rounds": 8}, 900)
+    hands = state.to_json()["hands"]
+    seat = max(range(3), key=lambda q: len(hands[q]))
+    assert hands[seat], "a hand to show"
+    def shown(q):
+        text = game.observation_text(opts, q, state.observation(q))
+        line = [x for x in text.splitlines() if x.startswith("Your cards: ")][0]
+        body = line[len("Your cards: "):].rstrip(".")
+        return text, [] if body == "none" else [c.split(" (")[0] for c in body.split(", ")]
+
+    mine, cards = shown(seat)
+    assert cards == hands[seat]
+    for other in range(3):
+        if other != seat:  # another seat's text lists its own hand, none of this one's cards
+            assert shown(other)[1] == hands[other] and not set(shown(other)[1]) & set(cards)
+    assert "North America (+5): ALA " in mine
+
+
+def test_risk_tensor_bits():
+    from games.risk import views
+    from games.risk.mapdata import CODES
+
+    game, opts, state = _risk_game({"players": 3}, 60)
+    fields = views.TENSOR_FIELDS
+    obs = state.observation(1)
+    x = game.observation_tensor(opts, 1, obs)
+    _contiguous(fields, x.shape[0])
+    start, _ = _field(fields, "owner")
+    for t, owner in enumerate(obs["owner"]):
+        row = x[start + t * 7:start + t * 7 + 7]
+        if owner == -1:
+            assert not row.any()
+        else:  # relative seats: seat 1 sees itself in column 0, seat 2 in column 1, seat 0 in column 2
+            assert list(numpy.flatnonzero(row)) == [(owner - 1) % 3], CODES[t]
+    start, _ = _field(fields, "armies")
+    assert x[start + 5] == numpy.float32(obs["armies"][5] / views.ARMY_SCALE)
+    start, stop = _field(fields, "phase")
+    assert list(numpy.flatnonzero(x[start:stop])) == [views.PHASES.index(obs["phase"])]
+    start, stop = _field(fields, "players")
+    assert list(numpy.flatnonzero(x[start:stop])) == [1]  # 3 players
+    # the neutral of a two-player game sits in the owner block's last column
+    game, opts, state = _risk_game({"players": 2}, 1)
+    obs = state.observation(0)
+    x = game.observation_tensor(opts, 0, obs)
+    start, _ = _field(fields, "owner")
+    neutral = [t for t, q in enumerate(obs["owner"]) if q == obs["neutral"]]
+    assert len(neutral) == 14 and all(x[start + t * 7 + views.NEUTRAL_COLUMN] == 1 for t in neutral)
+
+
+def test_risk_tensor_phases_match_the_rules():
+    from games.risk import rules, views
+
+    assert views.PHASES == rules._PHASES
+
+
+def test_risk_views_conformance_with_cards_and_neutral():
+    checks.check_views(get_game("risk"), {"players": 2, "cards": True, "max_rounds": 2}, seeds=range(1))

@@ -57,7 +57,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, Game, IllegalAction, Options, Outcome, State
+from games.api import ACTION_ENCODING, CHANCE, PRIVATE_INFORMATION, VIEWS, Game, IllegalAction, Options, Outcome, State
 from games.api import OBSERVATION_STATE
 from games.risk.actions import (
     ALL_LAND,
@@ -85,6 +85,7 @@ from games.risk.actions import (
     place_table,
 )
 from games.risk.cards import ELIMINATION_HAND, MAX_HAND, is_set, set_value, trades
+from games.risk import views
 from games.risk.dice import losses_by_roll
 from games.risk.mapdata import (
     CARD_CODES,
@@ -952,7 +953,7 @@ class Risk(Game):
     options_model = RiskOptions
     # Hidden information exists only with cards; capability flags are per game, so the flag is
     # not declared here and `capabilities_for(options)` says which apply to a variant.
-    capabilities = frozenset({CHANCE, OBSERVATION_STATE})
+    capabilities = frozenset({CHANCE, OBSERVATION_STATE, VIEWS})
     min_return = 0.0
     max_return = 1.0
     # A true bound for every allowed option (step_bound; about 61 million): random games of the
@@ -979,6 +980,19 @@ class Risk(Game):
 
     def num_players(self, options: RiskOptions) -> int:
         return options.players
+
+    # Views: games.risk.views (its TENSOR_FIELDS document the tensor).
+    def describe_action(self, options: RiskOptions, action: str) -> str:
+        return views.describe_action(options, action)
+
+    def observation_text(self, options: RiskOptions, seat: int, observation: dict[str, Any]) -> str:
+        return views.observation_text(options, seat, observation)
+
+    def observation_shape(self, options: RiskOptions) -> tuple[int, ...]:
+        return views.observation_shape(options)
+
+    def observation_tensor(self, options: RiskOptions, seat: int, observation: dict[str, Any]) -> Any:
+        return views.observation_tensor(options, seat, observation)
 
     def new_initial_state(self, options: RiskOptions | dict | None = None) -> RiskState:
         if not isinstance(options, RiskOptions):

@@ -16,6 +16,7 @@ PLUGIN = GamePlugin(
     charts=(Chart("territories per player", "ops.plugins.risk.views:territories"),
             Chart("armies per player", "ops.plugins.risk.views:armies")),
     board="ops.plugins.risk.board:board",
+    rules_text="ops.plugins.risk.rules_text:TEXT",
     commands="ops.plugins.risk.commands:commands",
     report="ops.plugins.risk.report:report",
     short_options={"max_rounds": 6},
