@@ -50,7 +50,7 @@ from typing import Any, Literal
 from pydantic import Field, model_serializer
 
 from games.api import (
-    ACTION_ENCODING, CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, TALK, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
+    ACTION_ENCODING, CHANCE, OBSERVATION_STATE, PRIVATE_INFORMATION, TALK, VIEWS, Game, IllegalAction, Options, Outcome, State, TalkItem, TalkSpec,
 )
 from games.dominoes.tiles import (
     DOUBLE_SIX, HAND_SIZE, HI, INDEX, LEFT, LO, MOVES, N_TILES, NAMES, NUM, OPEN, OPENING,
@@ -473,7 +473,7 @@ class Dominoes(Game):
 
     name = "dominoes"
     options_model = DominoesOptions
-    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE, ACTION_ENCODING})  # TALK only with `signal`: see capabilities_for
+    capabilities = frozenset({CHANCE, PRIVATE_INFORMATION, TALK, OBSERVATION_STATE, ACTION_ENCODING, VIEWS})  # TALK only with `signal`: see capabilities_for
     talk_models = (DominoesSignal,)
     min_return = 0.0
     max_return = 1.0
@@ -485,6 +485,19 @@ class Dominoes(Game):
 
     def num_players(self, options: DominoesOptions) -> int:
         return SEATS
+
+    # views: games/dominoes/views.py (the tensor's field table TENSOR_FIELDS)
+    def describe_action(self, options: DominoesOptions, action: str) -> str:
+        return _views.describe_action(options, action)
+
+    def observation_text(self, options: DominoesOptions, seat: int, observation: dict[str, Any]) -> str:
+        return _views.observation_text(options, seat, observation)
+
+    def observation_shape(self, options: DominoesOptions) -> tuple[int, ...]:
+        return _views.observation_shape(options)
+
+    def observation_tensor(self, options: DominoesOptions, seat: int, observation: dict[str, Any]) -> Any:
+        return _views.observation_tensor(options, seat, observation)
 
     def action_vocabulary(self, options: DominoesOptions) -> tuple[str, ...]:
         """Every tile alone and on either end, pass, and naming an opener, sorted."""
@@ -640,3 +653,6 @@ def _names(mask: int) -> list[str]:
 def _numbers(mask: int) -> list[int]:
     return [n for n in range(7) if mask >> n & 1]
 
+
+
+import games.dominoes.views as _views  # noqa: E402  (last: the views import this module's names)

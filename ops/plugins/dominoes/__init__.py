@@ -10,6 +10,7 @@ QUANTITIES = {"numbers lacked": (0.0, 7.0, "more numbers the seat is known to la
 
 PLUGIN = GamePlugin(
     name="dominoes",
+    rules_text="ops.plugins.dominoes.rules_text:TEXT",
     rules="games.dominoes.rules:Dominoes",
     doc="Partnership double-six Dominoes, four players in pairs (0 & 2 against 1 & 3), matches to a target; "
         "option signal=true opens the partner signal.",
