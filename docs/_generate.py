@@ -7,6 +7,8 @@ A page asks for a part with an HTML comment on a line of its own, replaced befor
     <!-- generated: messages -->                     every message kind of the bus's union (bus.messages)
     <!-- generated: constants MODULE NAME ... -->    module constants with their values and comments
     <!-- generated: docstring MODULE -->             a module's docstring, verbatim in a text block
+    <!-- generated: game NAME -->                    a game's reference: rules text, action vocabulary, observation
+                                                     fields, tensor layout, talk items (games/registry.py)
 
 So the CLI, spec, header and log-format reference cannot drift from the code: change a parser or a
 model and the next `mkdocs build` shows it. tests/docs/ builds the site strictly in CI.
@@ -79,7 +81,7 @@ def generate(what: str, args: list[str]) -> str:
     """The Markdown of one generated part (raises on an unknown part: the build fails)."""
     makers = {"cli": lambda: cli_reference(), "model": lambda: model_table(*args),
               "messages": lambda: message_kinds(), "constants": lambda: constants_table(*args),
-              "docstring": lambda: module_docstring(*args)}
+              "docstring": lambda: module_docstring(*args), "game": lambda: game_reference(*args)}
     if what not in makers:
         raise ValueError(f"unknown generated part {what!r}")
     return makers[what]()
@@ -204,6 +206,173 @@ def constants_table(module_name: str, *names: str) -> str:
 def module_docstring(module_name: str) -> str:
     doc = inspect.getdoc(importlib.import_module(module_name)) or ""
     return f"From `{module_name}`:\n\n```text\n{doc}\n```\n"
+
+
+# --- a game's reference page --------------------------------------------------------------------
+
+_SAMPLE_SEED = 0
+_SAMPLE_DECISIONS = 12  # decisions played (uniformly at random) before the sample observation
+
+
+def _action_kind(action: str, known: set[tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The pattern of an action: numbers become `<n>`, names with a digit or a capital `<name>`;
+    with `known` patterns, a lower-case word that stands where a known pattern has `<name>` merges."""
+    tokens = action.split(":")
+    kind = [tokens[0]] + ["<n>" if t.isdigit() else "<name>" if any(ch.isdigit() or ch.isupper() for ch in t)
+                          else t for t in tokens[1:]]
+    if re.fullmatch(r"\d+-\d+", tokens[0]) or any(ch.isupper() for ch in tokens[0]):
+        kind[0] = "<name>"
+    if known:
+        for i in range(1, len(kind)):
+            if kind[i] not in ("<n>", "<name>"):
+                merged = tuple(kind[:i]) + ("<name>",) + tuple(kind[i + 1:])
+                if merged in known:
+                    return merged
+    return tuple(kind)
+
+
+def _sample_play(game: Any, opts: Any) -> tuple[Any, list[str]]:
+    """A short uniform-random game: the state after a few decisions, and every legal action seen."""
+    import random
+
+    rng = random.Random(_SAMPLE_SEED)
+    state = game.new_initial_state(opts)
+    seen: set[str] = set()
+    decisions = 0
+    sample = None
+    for _ in range(game.max_steps_for(opts)):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        players = state.current_players()
+        legal = {p: state.legal_actions(p) for p in players}
+        for actions in legal.values():
+            seen.update(actions)
+        decisions += 1
+        if decisions == _SAMPLE_DECISIONS:
+            sample = (state.clone(), players[0])
+        if decisions >= 4 * _SAMPLE_DECISIONS and sample is not None:
+            break
+        state.apply_actions({p: rng.choice(actions) for p, actions in legal.items()})
+    if sample is None:
+        sample = (state, 0)
+    return sample, sorted(seen)
+
+
+def _cell(text: str, width: int = 160) -> str:
+    text = text.replace("|", "/").replace("\n", " ")
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def game_reference(name: str) -> str:
+    """A game's reference: its rules text, action vocabulary (kinds with counts, examples and
+    descriptions), the fields of a real observation (a short random game of the plugin's short
+    options), the text view of it, the tensor layout where the game has VIEWS, and its talk items."""
+    import json
+
+    from games.api import ACTION_ENCODING, VIEWS
+    from games.plugin import resolve
+    from games.registry import get_game, get_plugin
+
+    plugin = get_plugin(name)
+    game = get_game(name)
+    opts = game.options(dict(plugin.short_options))
+    views = game.has(VIEWS, opts)
+    out = [f"Game `{name}` (`{plugin.rules}`). Options used on this page: "
+           f"`{json.dumps(opts.model_dump(mode='json'), sort_keys=True)}`.\n"]
+    out.append("## Rules\n")
+    rules = resolve(plugin.rules_text) if plugin.rules_text else (plugin.doc or "")
+    out.append(f"```text\n{rules.strip()}\n```\n")
+    out.append("## Options\n")
+    out.append(model_table(f"{type(opts).__module__}:{type(opts).__name__}"))
+
+    (state, seat), seen = _sample_play(game, opts)
+    out.append("## Actions\n")
+    if game.has(ACTION_ENCODING, opts):
+        vocabulary = list(game.action_vocabulary(opts))
+        out.append(f"The action vocabulary numbers **{len(vocabulary):,}** distinct actions "
+                   f"(`num_distinct_actions`; action number i is the i-th of `action_vocabulary`, "
+                   f"sorted). By kind:\n")
+    else:
+        vocabulary = seen
+        out.append(f"This game declares no fixed vocabulary; the kinds below are those of the "
+                   f"{len(vocabulary):,} legal actions met in a short random game.\n")
+    plain = {_action_kind(a) for a in vocabulary}
+    kinds: dict[tuple[str, ...], list[str]] = {}
+    for action in vocabulary:
+        kinds.setdefault(_action_kind(action, plain), []).append(action)
+    rows = ["| kind | count | examples | what the first example does |", "| --- | ---: | --- | --- |"]
+    for kind, actions in sorted(kinds.items()):
+        picks = sorted({actions[0], actions[len(actions) // 2], actions[-1]}, key=actions.index)
+        try:
+            what = game.describe_action(opts, picks[0]) if views else ""
+        except Exception:  # a vocabulary entry that the describer cannot read out of context
+            what = ""
+        rows.append(f"| `{':'.join(kind)}` | {len(actions):,} | {', '.join(f'`{a}`' for a in picks)} | {_cell(what)} |")
+    out.append("\n".join(rows[:2] + rows[2:62]) + "\n")
+    if len(rows) > 62:
+        out.append(f"({len(rows) - 62} more kinds not shown.)\n")
+
+    observation = state.observation(seat)
+    out.append("## Observation\n")
+    out.append(f"A seat's observation is a JSON object. Its fields, with the values seat {seat} saw after "
+               f"{_SAMPLE_DECISIONS - 1} random decisions (seed {_SAMPLE_SEED}):\n")
+    rows = ["| field | type | example |", "| --- | --- | --- |"]
+    for key in sorted(observation):
+        value = observation[key]
+        kind = "null" if value is None else type(value).__name__.replace("dict", "object").replace("list", "array")
+        shown = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        rows.append(f"| `{key}` | {kind} | `{_cell(shown, 80).replace('`', '')}` |")
+    out.append("\n".join(rows) + "\n")
+    if views:
+        text = game.observation_text(opts, seat, observation)
+        lines = text.splitlines()
+        if len(lines) > 40:
+            lines = lines[:40] + [f"... ({len(lines) - 40} more lines)"]
+        out.append("As text (`observation_text`, what a language model reads):\n")
+        out.append("```text\n" + "\n".join(lines) + "\n```\n")
+
+    out.append("## Tensor\n")
+    if views:
+        shape = tuple(game.observation_shape(opts))
+        out.append(f"`observation_tensor` is a float32 array of shape `{shape}` for these options.\n")
+        fields = _tensor_fields(game, opts)
+        if fields:
+            rows = ["| field | offsets | size | meaning |", "| --- | --- | ---: | --- |"]
+            for fname, start, stop, meaning in fields:
+                rows.append(f"| `{fname}` | {start}..{stop - 1} | {stop - start} | {_cell(meaning, 200)} |")
+            out.append("\n".join(rows) + "\n")
+        else:
+            out.append("The game publishes no field table (`TENSOR_FIELDS`).\n")
+    else:
+        out.append("This game has no tensor view yet (no capability `views`).\n")
+
+    out.append("## Talk\n")
+    if game.talk_models:
+        out.append("Besides the core's free-text `say`, the game's talk items (pydantic models):\n")
+        for cls in game.talk_models:
+            out.append(model_table(f"{cls.__module__}:{cls.__name__}"))
+    else:
+        out.append("The game has no talk items of its own.\n")
+    return "\n".join(out)
+
+
+def _tensor_fields(game: Any, opts: Any) -> tuple[tuple[str, int, int, str], ...] | None:
+    """The tensor's field table: `tensor_fields(options)` or `TENSOR_FIELDS` of the views module
+    beside the game's rules (`<package>.views`), else of the rules module itself."""
+    rules_module = type(game).__module__
+    for module_name in (rules_module.rpartition(".")[0] + ".views", rules_module):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if callable(getattr(module, "tensor_fields", None)):
+            return tuple(module.tensor_fields(opts))
+        if getattr(module, "TENSOR_FIELDS", None):
+            return tuple(module.TENSOR_FIELDS)
+    return None
 
 
 if __name__ == "__main__":  # python docs/_generate.py --write | --check | PART [ARGS] (print one part)
