@@ -12,6 +12,7 @@ from actors.actor import Actor
 from actors.address import player_address, player_of, seat_of
 from actors.referee import Referee
 from actors.registry import AgentSpec, build_player
+from bus.codec import FORMAT_VERSION, digest_every
 from bus.messages import REFEREE
 from games.registry import get_game
 
@@ -42,5 +43,6 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
                 begin(header, seat_of(address))
     if referee:
         actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
-                                  chance_seed=header.get("chance_seed"))
+                                  chance_seed=header.get("chance_seed"),
+                                  digest_every=digest_every(header.get("format", FORMAT_VERSION)))
     return dict(sorted(actors.items()))

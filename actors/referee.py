@@ -47,8 +47,11 @@ class Referee(Actor):
     """Drives a game: chance, talk rounds, decisions, errors, game end."""
 
     def __init__(self, game: Game, options: Options, seed: int, talkers: frozenset[int] | None = None,
-                 chance_seed: str | None = None):
+                 chance_seed: str | None = None, digest_every: int = 1):
         super().__init__(REFEREE, seed)
+        # the state digest is logged every `digest_every` steps ("" between; game_end always has it):
+        # 1 in logs of format 2, bus.codec.CHECKPOINT from format 3 on (the header's format decides)
+        self.digest_every = digest_every
         if chance_seed is not None:  # the header names the dice (bus.header: chance_seed)
             self.rng = random.Random(chance_seed)
         self.game = game
@@ -134,7 +137,7 @@ class Referee(Actor):
                 self._seen = {}
                 self.step += 1
                 out.append(built(ChanceEvent, {"sender": REFEREE, "to": LOG, "kind": "chance", "step": self.step,
-                                               "outcome": outcome, "digest": state.digest()}))
+                                               "outcome": outcome, "digest": self._digest()}))
                 continue
             if not self.talk_done:
                 self.talk_done = True
@@ -189,10 +192,14 @@ class Referee(Actor):
             raise RuntimeError(f"{self.game.name}: rules rejected their own legal actions: {exc}") from exc
         self.step += 1
         step = built(StepEvent, {"sender": REFEREE, "to": LOG, "kind": "step", "step": self.step, "turn": self.turn,
-                                 "actions": {str(p): a for p, a in actions.items()}, "digest": self.state.digest()})
+                                 "actions": {str(p): a for p, a in actions.items()}, "digest": self._digest()})
         self.turn += 1
         self.talk_done = False
         return step
+
+    def _digest(self) -> str:
+        """The state's digest where a checkpoint falls (step a multiple of `digest_every`), else ""."""
+        return self.state.digest() if self.step % self.digest_every == 0 else ""
 
     def _default(self, seat: int, legal: tuple[str, ...]) -> str:
         default = self.state.default_action(seat)
@@ -320,7 +327,7 @@ class Referee(Actor):
                 self._seen = {}
                 out.append(built(TalkEvent, {"sender": REFEREE, "to": LOG, "kind": "talk_round", "step": self.step,
                                              "turn": self.turn, "channel": channel, "round": self.talk_round,
-                                             "lines": lines_sorted, "digest": state.digest()}))
+                                             "lines": lines_sorted, "digest": self._digest()}))
             for seat in spec.channels[channel]:
                 if seat in self.retired:
                     continue

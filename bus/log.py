@@ -53,7 +53,7 @@ from typing import Any, BinaryIO, Iterator
 import zstandard
 
 from bus import packed
-from bus.codec import FORMAT_VERSION, PRESIZE_SLOTS, Budget, RecordCodec, pack
+from bus.codec import FORMAT_VERSION, FORMATS, PRESIZE_SLOTS, Budget, RecordCodec, pack
 from bus.errors import (
     BadFrame,
     BadPacking,
@@ -319,8 +319,8 @@ class _Reader:
         self._count(game, offset, payload)
         item = _map(game.budget, payload, offset)
         version = item.get("format")
-        if version != FORMAT_VERSION or type(version) is not int:
-            raise UnsupportedFormat(offset, f"log format {version!r} not supported (this is {FORMAT_VERSION})")
+        if type(version) is not int or version not in FORMATS:
+            raise UnsupportedFormat(offset, f"log format {version!r} not supported (this reads {', '.join(map(str, FORMATS))})")
         if self.check:
             _checked_header(item, offset)
         if self.expect is not None and item.get("game_id") != self.expect:

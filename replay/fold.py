@@ -46,6 +46,7 @@ def fold(log: GameLog, at: int | None = None, check: bool = True) -> Folded:
     log.check()
     state = initial_state(log.header)
     last, steps = -1, 0
+    final = log.header.get("format", 2) >= 3  # format 3: digests at checkpoints, and game_end's checked
     for record, offset in zip(log.records, log.offsets):
         seq = record["seq"]
         if at is not None and seq > at:
@@ -53,15 +54,18 @@ def fold(log: GameLog, at: int | None = None, check: bool = True) -> Folded:
         last = seq
         msg = record["msg"]
         try:
-            if not apply_record(state, msg):
-                continue
+            applied = apply_record(state, msg)
         except LogError:
             raise
         except Exception as exc:  # the rules' own error for a move or outcome they cannot apply
             raise RejectedByRules(offset, f"{msg['kind']} refused by the {log.header['game']} rules "
                                   f"({type(exc).__name__}: {str(exc)[:120]})", seq) from exc
+        if not applied:
+            if final and check and msg["kind"] == "game_end" and msg["digest"] and state.digest() != msg["digest"]:
+                raise DigestMismatch(seq, msg["digest"], state.digest())
+            continue
         steps += 1
-        if check and state.digest() != msg["digest"]:
+        if check and msg["digest"] and state.digest() != msg["digest"]:  # "": no checkpoint (format 3)
             raise DigestMismatch(seq, msg["digest"], state.digest())
     return Folded(state=state, seq=last, steps=steps)
 
