@@ -36,7 +36,9 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     if seats is not None:
         wanted = {player_address(s) for s in seats}
         actors = {a: x for a, x in actors.items() if player_of(a) in wanted}
-    if "external" in header:
+    if "external" in header or any(a.get("name") == "llm" or any(isinstance(v, dict) and v.get("name") == "llm"
+                                                               for v in (a.get("options") or {}).values())
+                                   for a in header["agents"]):  # external and language-model agents hear the header
         for address, actor in sorted(actors.items()):
             begin = getattr(actor, "begin_game", None)
             if begin is not None:

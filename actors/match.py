@@ -116,6 +116,25 @@ def play(header: dict[str, Any], sink: Sink, runtime: str = "inline", placement:
     (default: the sink's `records`, if it has them, as a replaying sink does)."""
     if runtime not in RUNTIMES:
         raise ValueError(f"unknown runtime {runtime!r} (known: {', '.join(RUNTIMES)})")
+    if _uses_llm(header):  # language-model agents: a replay's answers come from its log (actors/llm/record.py)
+        from actors.llm.record import replaying
+
+        scope = "before" if decided is not None else "all" if getattr(sink, "records", None) is not None else None
+        with replaying(header, decided if decided is not None else getattr(sink, "records", None), scope):
+            return _play(header, sink, runtime, placement, decision_seconds, game_seconds, decided)
+    return _play(header, sink, runtime, placement, decision_seconds, game_seconds, decided)
+
+
+def _uses_llm(header: dict[str, Any]) -> bool:
+    for spec in [*header["agents"], *((header.get("fork") or {}).get("before") or ())]:
+        if spec.get("name") == "llm" or any(isinstance(v, dict) and v.get("name") == "llm"
+                                            for v in (spec.get("options") or {}).values()):
+            return True
+    return False
+
+
+def _play(header: dict[str, Any], sink: Sink, runtime: str, placement: Any, decision_seconds: float | None,
+          game_seconds: float | None, decided: list[dict[str, Any]] | None) -> MatchResult:
     if decided is None:
         decided = getattr(sink, "records", None)
     replayed = wall_clock_decisions(decided or ())

@@ -86,6 +86,12 @@ def _build_policy(game: str, seat: int, seed: int, options: dict[str, Any]) -> l
     return build(game, seat, seed, options)
 
 
+def _build_llm(game: str, seat: int, seed: int, options: dict[str, Any], part: str = "all") -> list[Actor]:
+    from actors.llm.agent import build  # imported on first use: the llm extra (openai)
+
+    return build(game, seat, seed, options, part)
+
+
 def _build_generic(game: str, seat: int, seed: int, options: dict[str, Any]) -> list[Actor]:
     from actors.alpha.generic.agent import build  # imported on first use: its offices search
 
@@ -102,6 +108,8 @@ AGENTS: dict[str, AgentDef] = {
     "exec": AgentDef("exec", None, _build_external("exec"),
                      "an external agent, a child process over stdin/stdout: exec:cmd=[\"prog\",\"arg\"] (JSON lines)",
                      conformance='exec:cmd=["python3","ops/examples/agents/python/random_agent.py"];stderr="discard"'),
+    "llm": AgentDef("llm", None, _build_llm, "a language model behind an OpenAI-compatible endpoint: "
+                    "llm:endpoint=http://127.0.0.1:8080/v1;model=NAME (the llm extra)", conformance=""),
     # ws: its records are exec's (tests/external/test_replay.py plays one policy over both); a served
     # agent's URL names a port that changes from run to run, so two runs never write the same header
     "ws": AgentDef("ws", None, _build_external("ws"),
@@ -177,13 +185,21 @@ def build_player(spec: AgentSpec, game: str, seat: int, seed: int, part: str = "
             from actors.external.lineup import build_seat
 
             return build_seat(spec.name, seat, seed, spec.options, part)
+        if spec.name == "llm":
+            return _build_llm(game, seat, seed, spec.options, part)
         if any(isinstance(spec.options.get(role), dict) for role in OFFICE_ROLES):
             from actors.external.lineup import office_specs, replace_offices
 
             offices = office_specs(spec.options)
-            if offices:
-                rest = {k: v for k, v in spec.options.items() if k not in offices}
-                return replace_offices(agent.build(game, seat, seed, rest), seat, seed, offices, spec.name, part)
+            models = {r: v for r in OFFICE_ROLES if isinstance(v := spec.options.get(r), dict) and v.get("name") == "llm"}
+            if offices or models:
+                rest = {k: v for k, v in spec.options.items() if k not in offices and k not in models}
+                actors = agent.build(game, seat, seed, rest)
+                if models:  # offices played by a language model (actors/llm/office.py)
+                    from actors.llm.office import replace_offices as replace_model_offices
+
+                    actors = replace_model_offices(actors, game, seat, seed, models, spec.name, part)
+                return replace_offices(actors, seat, seed, offices, spec.name, part) if offices else actors
         return agent.build(game, seat, seed, spec.options)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -233,6 +249,9 @@ def parse_spec(text: str) -> AgentSpec:
         if not eq or not key.strip():
             raise AgentSpecError(f"malformed option {part!r} in agent spec {text!r}: expected key=value")
         path = key.strip().split(".")
+        if len(path) > 1 and path[0] in OFFICE_ROLES and isinstance(options.get(path[0]), dict) \
+                and "name" in options[path[0]] and path[1] != "options":
+            path = [path[0], "options", *path[1:]]  # fo=llm:endpoint=...;fo.model=m: an option of the office's agent
         node = options
         for name_part in path[:-1]:
             node = node.setdefault(name_part, {})

@@ -16,6 +16,8 @@ Faults, by call number (0 for the first request this server receives, in arrival
     "invalid_json"    an answer that is not JSON                      "illegal" an action outside the enum
     "big"             a 1 MB answer                                    "markup" markup and control characters
 
+`say="..."`: a talk answer says this text (the least instance of a talk schema says nothing).
+
     with ScriptedServer(delay=0.2, faults={0: "429:1", 3: "500"}) as server:
         server.url      # "http://127.0.0.1:PORT/v1"
         server.calls    # requests received so far
@@ -106,8 +108,10 @@ class ScriptedServer:
     """An OpenAI-compatible server whose answers follow a script (see the module's docstring)."""
 
     def __init__(self, delay: float = 0.0, faults: dict[int, str] | None = None, always: str | None = None,
-                 answer: Callable[[dict, int], str | None] | None = None, model: str = "scripted"):
+                 answer: Callable[[dict, int], str | None] | None = None, model: str = "scripted",
+                 say: str | None = None):
         self.delay = delay
+        self.say = say  # where the schema asks for talk: one `say` item with this text (else the least: nothing)
         self.faults = dict(faults or {})
         self.always = always
         self.answer = answer
@@ -129,6 +133,8 @@ class ScriptedServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body leave at once: no delayed-ACK stall per call
+            wbufsize = 1 << 16
 
             def log_message(self, *args):  # quiet: the tests read the calls, not a log
                 pass
@@ -197,6 +203,8 @@ class ScriptedServer:
                 return text
         schema = request_schema(body)
         value = least_instance(schema) if schema else {}
+        if self.say is not None and isinstance(value, dict) and "talk" in value:
+            value["talk"] = [{"kind": "say", "text": self.say}]
         if fault == "illegal":
             if isinstance(value, dict) and "action" in value:
                 value["action"] = "no such action"
@@ -206,7 +214,7 @@ class ScriptedServer:
             value = _with_markup(value)
             return MARKUP + json.dumps(value, ensure_ascii=False) + MARKUP
         if fault == "invalid_json":
-            return "{'action': " + json.dumps(value)[:20] + " ... not JSON"
+            return "{'answer': " + repr(value).replace("{", "(").replace("}", ")") + ", not JSON"
         if fault == "big":
             return json.dumps(value) + " " * (BIG_CHARS - len(json.dumps(value)))
         return json.dumps(value)

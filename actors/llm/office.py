@@ -1,0 +1,122 @@
+"""A language model as the Foreign Office of an Alpha agent (`alphawolf:fo=llm:...`, `generic:fo=llm:...`).
+
+Cicero's shape: the Strategy Office plans, the model talks. On each talk round the President asks
+its Foreign Office to negotiate; this office shows the model the game's rules and the seat's
+observation (the game's text views), the Strategy Office's suggestions, the Intelligence Office's
+trust in each player, the deals of the turn and what was said since the last round, and answers
+with the talk items the model chose (free text and the game's own deals, validated by the game's
+talk models). The President keeps or breaks what was agreed like any Foreign Office's deals; when
+the decision comes (`talk.closing`) nothing is asked. Each call is a `model_call` record, replayed
+from the log like a seat's (actors/llm/agent.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from actors.address import office_address
+from actors.alpha.offices import Answer, ForeignOffice
+from actors.llm import prompts
+from actors.llm.agent import LLMOptions, Memory, ModelSeat
+from actors.llm.record import current
+from bus.messages import OfficeRequest, OfficeReply
+
+
+class LLMForeignOffice(ForeignOffice):
+    """Negotiates with a model: talk items chosen under the game's talk schema."""
+
+    def __init__(self, address: str, seed: int, game: str, seat: int, options: LLMOptions, part: str = "all"):
+        super().__init__(address, seed)
+        from games.registry import get_game
+
+        self.game_name, self.game, self.seat = game, get_game(game), seat
+        context = current()
+        header = context.header if context is not None else None
+        self.players = len((header or {}).get("agents") or ())
+        self.game_options = self.game.options((header or {}).get("options"))
+        self.model = ModelSeat(address, seat, options, context.source_for(part) if context is not None else None)
+        self.memory = Memory(options.memory_turns, options.memory_chars, options.heard_chars)
+        self.seen = 0  # inbox entries already shown
+        self.system: str | None = None
+        self.pending: list[Any] = []  # the model_call records of the request being answered
+
+    def begin_game(self, header: dict[str, Any], seat: int) -> None:
+        self.players = len(header.get("agents") or ())
+        self.game_options = self.game.options(header.get("options"))
+
+    def handle(self, message):
+        self.pending = []
+        out = super().handle(message)
+        return self.pending + out
+
+    def negotiate(self, request: OfficeRequest) -> Answer:
+        view = request.view
+        talk = view.get("talk") or {}
+        if talk.get("closing"):
+            return Answer()
+        obs = view.get("observation") or {}
+        inbox = list(view.get("inbox") or ())
+        for entry in inbox[self.seen:]:
+            if isinstance(entry, dict) and entry.get("speaker") != self.seat:
+                self.memory.heard.append((str(entry.get("channel", "")), int(entry.get("speaker", -1)),
+                                          list(entry.get("says") or ())))
+        self.seen = len(inbox)
+        models = tuple(self.game.talk_models)
+        schema = prompts.talk_schema(models)
+        if self.system is None:
+            players = self.players or int(obs.get("num_players") or 0) or self.seat + 1
+            self.system = prompts.render(self.model.template, "system", game=self.game_name,
+                                         rules=prompts.rules_text(self.game_name), seat=self.seat, players=players,
+                                         role=prompts.role_line(self.seat, players, obs))
+        user = prompts.render(
+            self.model.template, "fo", channel=talk.get("channel", ""), round=talk.get("round", 0),
+            heard=self.memory.take_heard(), memory=self.memory.memory_text(),
+            observation=prompts.observation_text(self.game, self.game_options, self.seat, obs),
+            suggestions=self._suggestions(view.get("suggestions")), trust=self._trust(view.get("trust")),
+            deals=json.dumps(view.get("deals") or {}, sort_keys=True)[:2000], schema=json.dumps(schema))
+        messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+        record, said = self.model.call("talk", messages, schema, lambda a: prompts.read_talk(a, models))
+        self.pending.append(record)
+        says = list(said[0]) if said is not None else []
+        if says:
+            self.memory.note(f"decision {request.turn}, {talk.get('channel', '')} round {talk.get('round', 0)}: you "
+                             "said " + json.dumps([s.model_dump(mode="json") for s in says], ensure_ascii=False)[:400])
+        return Answer(says=says)
+
+    def _suggestions(self, suggestions: Any) -> str:
+        lines = []
+        for s in suggestions or ():
+            action = s.get("action") if isinstance(s, dict) else getattr(s, "action", None)
+            utility = s.get("utility") if isinstance(s, dict) else getattr(s, "utility", None)
+            if isinstance(action, str):
+                said = prompts.actions_text(self.game, self.game_options, (action,))
+                lines.append(f"{said} (utility {utility})")
+        return "\n".join(lines[:20]) or "(none)"
+
+    @staticmethod
+    def _trust(trust: Any) -> str:
+        if not isinstance(trust, dict) or not trust:
+            return "(no estimate)"
+        return "\n".join(f"seat {k}: {v}" for k, v in sorted(trust.items(), key=lambda kv: str(kv[0])))
+
+
+def replace_offices(actors: list[Any], game: str, seat: int, seed: int, offices: dict[str, dict[str, Any]],
+                    agent: str, part: str = "all") -> list[Any]:
+    """An Alpha agent's actors with the offices `offices` names played by a model (the Foreign Office only)."""
+    from actors.registry import AgentSpecError
+
+    by_address = {a.address: i for i, a in enumerate(actors)}
+    out = list(actors)
+    for role, inner in sorted(offices.items()):
+        if role != "fo":
+            raise AgentSpecError(f"agent {agent!r}: a language model plays the Foreign Office only (fo=llm:...), not {role}")
+        address = office_address(seat, role)
+        if address not in by_address:
+            raise AgentSpecError(f"agent {agent!r} has no fo office switched on to hand to a model (add it to offices=)")
+        options = LLMOptions.model_validate(dict(inner.get("options") or {}))
+        out[by_address[address]] = LLMForeignOffice(address, seed, game, seat, options, part)
+    return out
+
+
+__all__ = ["LLMForeignOffice", "OfficeReply", "replace_offices"]
