@@ -218,7 +218,8 @@ def observation_text(options: RiskOptions, seat: int, obs: dict[str, Any]) -> st
     lines.append("Players: " + "; ".join(players) + ".")
     lines.append("Board (territory owner:armies; - unclaimed):")
     for name, bonus, members in zip(CONTINENT_NAMES, CONTINENT_BONUS, CONTINENT_MEMBERS):
-        cells = " ".join(f"{CODES[t]} {_label(owner[t], neutral)}:{armies[t]}" for t in members)
+        cells = " ".join(f"{CODES[t]} -" if owner[t] == -1 else f"{CODES[t]} {_label(owner[t], neutral)}:{armies[t]}"
+                         for t in members)
         lines.append(f"  {name} (+{bonus}): {cells}")
     if phase in ("claim", "setup", "deal"):
         left = obs["setup_left"]
