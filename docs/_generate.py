@@ -231,8 +231,9 @@ def _action_kind(action: str, known: set[tuple[str, ...]] | None = None) -> tupl
     return tuple(kind)
 
 
-def _sample_play(game: Any, opts: Any) -> tuple[Any, list[str]]:
-    """A short uniform-random game: the state after a few decisions, and every legal action seen."""
+def _sample_play(game: Any, opts: Any) -> tuple[tuple[Any, int, int], list[str]]:
+    """A short uniform-random game: (the state after a few decisions, a seat to act there, the
+    decisions before it), and every legal action seen."""
     import random
 
     rng = random.Random(_SAMPLE_SEED)
@@ -251,13 +252,13 @@ def _sample_play(game: Any, opts: Any) -> tuple[Any, list[str]]:
         for actions in legal.values():
             seen.update(actions)
         decisions += 1
-        if decisions == _SAMPLE_DECISIONS:
-            sample = (state.clone(), players[0])
-        if decisions >= 4 * _SAMPLE_DECISIONS and sample is not None:
+        if decisions <= _SAMPLE_DECISIONS:  # the last decision node up to there (a game may end sooner)
+            sample = (state.clone(), players[0], decisions - 1)
+        if decisions >= 4 * _SAMPLE_DECISIONS:
             break
         state.apply_actions({p: rng.choice(actions) for p, actions in legal.items()})
     if sample is None:
-        sample = (state, 0)
+        sample = (state, 0, decisions)
     return sample, sorted(seen)
 
 
@@ -286,9 +287,14 @@ def game_reference(name: str) -> str:
     rules = resolve(plugin.rules_text) if plugin.rules_text else (plugin.doc or "")
     out.append(f"```text\n{rules.strip()}\n```\n")
     out.append("## Options\n")
-    out.append(model_table(f"{type(opts).__module__}:{type(opts).__name__}"))
+    try:
+        out.append(model_table(f"{type(opts).__module__}:{type(opts).__name__}"))
+    except (AttributeError, ImportError):  # an options model made at run time (a bridged game's)
+        rows = ["| option | default |", "| --- | --- |"]
+        rows += [f"| `{k}` | `{json.dumps(v)}` |" for k, v in sorted(opts.model_dump(mode="json").items())]
+        out.append("\n".join(rows) + "\n")
 
-    (state, seat), seen = _sample_play(game, opts)
+    (state, seat, played), seen = _sample_play(game, opts)
     out.append("## Actions\n")
     if game.has(ACTION_ENCODING, opts):
         vocabulary = list(game.action_vocabulary(opts))
@@ -318,7 +324,7 @@ def game_reference(name: str) -> str:
     observation = state.observation(seat)
     out.append("## Observation\n")
     out.append(f"A seat's observation is a JSON object. Its fields, with the values seat {seat} saw after "
-               f"{_SAMPLE_DECISIONS - 1} random decisions (seed {_SAMPLE_SEED}):\n")
+               f"{played} random decisions (seed {_SAMPLE_SEED}):\n")
     rows = ["| field | type | example |", "| --- | --- | --- |"]
     for key in sorted(observation):
         value = observation[key]

@@ -66,13 +66,15 @@ def test_hanabi_text_shows_the_partners_cards_and_not_ones_own():
     assert "seat 0 told seat 1 its 4s: slots 2, 3" in text
     # seat 1 sees seat 0's cards and only hint knowledge of its own
     text1 = game.observation_text(opts, 1, state.observation(1))
-    assert re.findall(r"\b[RYGWB][1-5]\b", text1.split("Seat 0's hand")[1].split("Discards")[0]) == ["R1"] * 3 + ["R2"] * 2
+    seen = text1.split("Seat 0's hand")[1].split("Discards")[0]
+    assert re.findall(r"\b[RYGWB][1-5]\b", seen) == ["R1"] * 3 + ["R2"] * 2
     assert "R5" not in text1.split("Seat 0's hand")[0]
 
 
 def test_hanabi_descriptions_name_the_seat_colour_and_slot():
     game, opts, _ = _hanabi_dealt()
-    assert "seat 1" in game.describe_action(opts, "hint:1:colour:R") and "red" in game.describe_action(opts, "hint:1:colour:R")
+    hint = game.describe_action(opts, "hint:1:colour:R")
+    assert "seat 1" in hint and "red" in hint
     assert "5s" in game.describe_action(opts, "hint:0:rank:5")
     assert "slot 3" in game.describe_action(opts, "play:3") and "life" in game.describe_action(opts, "play:3")
     assert "slot 0" in game.describe_action(opts, "discard:0") and "token" in game.describe_action(opts, "discard:0")
@@ -114,7 +116,8 @@ def test_battleline_descriptions_name_the_flag_and_card():
     line = game.describe_action(opts, "claim:3")
     assert line.startswith("claim flag 3")
     assert "red 10" in game.describe_action(opts, "play:R10:2") and "flag 2" in game.describe_action(opts, "play:R10:2")
-    assert "Traitor" in game.describe_action(opts, "play:traitor:B4:7") and "blue 4" in game.describe_action(opts, "play:traitor:B4:7")
+    traitor = game.describe_action(opts, "play:traitor:B4:7")
+    assert "Traitor" in traitor and "blue 4" in traitor and "flag 7" in traitor
     assert "Mud" in game.describe_action(opts, "play:mud:5") and "flag 5" in game.describe_action(opts, "play:mud:5")
     assert "troops deck" in game.describe_action(opts, "draw:troops")
 

@@ -80,6 +80,11 @@ SIZE = FIELDS[-1][2]
 TENSOR_FIELDS = tuple(FIELDS)
 _PHASE_INDEX = {ph: i for i, ph in enumerate(_PHASES)}
 _DECK_INDEX = {name: d for d, name in enumerate(DECK_NAMES)}
+# card name -> its bit in a 70-bit plane starting at an offset, for the planes the tensor sets
+_AT = {base: {name: base + c for name, c in CARD_OF.items()}
+       for base in (HAND, DISC_MINE, DISC_THEIRS, OPP_KNOWN, OPP_KNOWS)}
+_MINE_AT = [{name: MINE + f * _CARDS + c for name, c in CARD_OF.items()} for f in range(FLAGS)]
+_THEIRS_AT = [{name: THEIRS + f * _CARDS + c for name, c in CARD_OF.items()} for f in range(FLAGS)]
 
 
 def observation_shape(options: BattleLineOptions) -> tuple[int, ...]:
@@ -91,35 +96,42 @@ def observation_tensor(options: BattleLineOptions, seat: int, observation: dict[
     obs = observation
     me, opp = seat, 1 - seat
     t = np.zeros(SIZE, dtype=np.float32)
-    card = CARD_OF
-    on = [HAND + card[c] for c in obs["hand"]]
+    on = list(map(_AT[HAND].__getitem__, obs["hand"]))
     for f, flag in enumerate(obs["flags"]):
         sides = flag["cards"]
-        base = f * _CARDS
-        on.extend(MINE + base + card[c] for c in sides[me])
-        on.extend(THEIRS + base + card[c] for c in sides[opp])
+        if sides[me]:
+            on += map(_MINE_AT[f].__getitem__, sides[me])
+        if sides[opp]:
+            on += map(_THEIRS_AT[f].__getitem__, sides[opp])
         bits = FLAG_BITS + f * _PER_FLAG
-        for k, key in enumerate(("claimed", "fog", "mud")):
-            who = flag[key]
-            if who is not None:
-                on.append(bits + 2 * k + (0 if who == me else 1))
+        who = flag["claimed"]
+        if who is not None:
+            on.append(bits + (0 if who == me else 1))
+        who = flag["fog"]
+        if who is not None:
+            on.append(bits + (2 if who == me else 3))
+        who = flag["mud"]
+        if who is not None:
+            on.append(bits + (4 if who == me else 5))
         done = flag["completed"]
-        if done[me] is not None:
+        mine, theirs = done[me], done[opp]
+        if mine is not None:
             on.append(bits + 6)
-        if done[opp] is not None:
+            if theirs is None or mine < theirs:
+                on.append(bits + 8)
+        if theirs is not None:
             on.append(bits + 7)
-        if done[me] is not None and (done[opp] is None or done[me] < done[opp]):
-            on.append(bits + 8)
-        elif done[opp] is not None and (done[me] is None or done[opp] < done[me]):
-            on.append(bits + 9)
+            if mine is None or theirs < mine:
+                on.append(bits + 9)
     piles = obs["discards"]
-    on.extend(DISC_MINE + card[c] for c in piles[me])
-    on.extend(DISC_THEIRS + card[c] for c in piles[opp])
+    on += map(_AT[DISC_MINE].__getitem__, piles[me])
+    on += map(_AT[DISC_THEIRS].__getitem__, piles[opp])
     theirs = obs["opponent_hand"]
     t[OPP_TROOPS:OPP_TROOPS + min(theirs["troops"], 10)] = 1.0
     t[OPP_TACTICS:OPP_TACTICS + min(theirs["tactics"], 10)] = 1.0
-    on.extend(OPP_KNOWN + card[c] for c in theirs["known"])
-    on.extend(OPP_KNOWS + card[c] for c in obs["opponent_knows"])
+    on += map(_AT[OPP_KNOWN].__getitem__, theirs["known"])
+    on += map(_AT[OPP_KNOWS].__getitem__, obs["opponent_knows"])
+    card = CARD_OF
     decks = obs["decks"]
     t[DECK_TROOPS:DECK_TROOPS + decks["troops"]] = 1.0
     t[DECK_TACTICS:DECK_TACTICS + decks["tactics"]] = 1.0
@@ -231,7 +243,8 @@ def observation_text(options: BattleLineOptions, seat: int, observation: dict[st
     def who(s: int | None) -> str:
         return "you" if s == me else "the opponent"
 
-    lines = [f"Battle Line; you are seat {me}, the opponent seat {opp}. Game {min(obs['game'] + 1, obs['series'])} of {obs['series']}; "
+    game_no = min(obs["game"] + 1, obs["series"])
+    lines = [f"Battle Line; you are seat {me}, the opponent seat {opp}. Game {game_no} of {obs['series']}; "
              f"points: you {obs['points'][me]}, the opponent {obs['points'][opp]}; {who(obs['first'])} moved first."]
     for r in obs["results"]:
         lines.append(f"  an earlier game: won by {'nobody' if r['winner'] is None else who(r['winner'])} ({r['how']}); "

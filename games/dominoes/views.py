@@ -34,7 +34,8 @@ def _add(name: str, size: int, meaning: str) -> int:
 
 HAND = _add("hand", N_TILES, "my tiles (28 bits)")
 COUNTS = _add("counts", SEATS * HAND_SIZE, "per relative seat +0..+3: tiles in its hand, thermometer of 7")
-ENDS = _add("ends", 2 * _NUMBERS, "the number at the line's left end, then at its right end, one-hot (none: empty line)")
+ENDS = _add("ends", 2 * _NUMBERS,
+            "the number at the line's left end, then at its right end, one-hot (none: empty line)")
 PLAYED_BY = _add("played_by", SEATS * N_TILES, "per relative seat +0..+3, 28 bits: the tiles it laid in this hand")
 LACKS = _add("lacks", SEATS * _NUMBERS, "per relative seat, 7 bits: numbers it has shown it lacks (it passed on them)")
 CURRENT = _add("current", SEATS, "the seat to act, relative, one-hot (none at a deal or the end)")
@@ -47,7 +48,10 @@ SCORES = _add("scores", 2, "my pair's points / target, the other pair's (capped 
 HAND_NO = _add("hand_no", 1, "hands finished / max_hands")
 SIZE = FIELDS[-1][2]
 TENSOR_FIELDS = tuple(FIELDS)
-_TILE_OF = {(a, b): INDEX[f"{min(a, b)}-{max(a, b)}"] for a in range(_NUMBERS) for b in range(_NUMBERS)}
+_HAND_AT = {name: HAND + t for name, t in INDEX.items()}
+# observer seat -> acting seat -> a tile action -> the bit of that tile in the actor's played_by plane
+_PLAYED_AT = [[{action: PLAYED_BY + ((who - seat) % SEATS) * N_TILES + tile
+                for action, (tile, _) in PARSE.items() if tile >= 0} for who in range(SEATS)] for seat in range(SEATS)]
 
 
 def observation_shape(options: DominoesOptions) -> tuple[int, ...]:
@@ -58,7 +62,7 @@ def observation_tensor(options: DominoesOptions, seat: int, observation: dict[st
     """The encoding of `observation` laid out as `TENSOR_FIELDS` says."""
     obs = observation
     t = np.zeros(SIZE, dtype=np.float32)
-    on = [HAND + INDEX[name] for name in obs["hand"]]
+    on = list(map(_HAND_AT.__getitem__, obs["hand"]))
     counts = obs["counts"]
     for rel in range(SEATS):
         start = COUNTS + rel * HAND_SIZE
@@ -68,13 +72,13 @@ def observation_tensor(options: DominoesOptions, seat: int, observation: dict[st
         on.append(ENDS + ends[0])
         on.append(ENDS + _NUMBERS + ends[1])
     events = obs["events"]
-    for who, action in events:
-        tile, _ = PARSE[action]
-        if tile >= 0:
-            on.append(PLAYED_BY + ((who - seat) % SEATS) * N_TILES + tile)
+    if events:
+        played = _PLAYED_AT[seat]
+        on += [played[who][action] for who, action in events if action != "pass"]
     for q, numbers in enumerate(obs["lacks"]):
-        base = LACKS + ((q - seat) % SEATS) * _NUMBERS
-        on.extend(base + n for n in numbers)
+        if numbers:
+            base = LACKS + ((q - seat) % SEATS) * _NUMBERS
+            on += [base + n for n in numbers]
     if obs["current"] is not None:
         on.append(CURRENT + (obs["current"] - seat) % SEATS)
     if obs["opener"] >= 0:

@@ -254,7 +254,8 @@ def observation_text(options: HanabiOptions, seat: int, observation: dict[str, A
                  f"of {MAX_HINTS}; lives {obs['lives']} of {MAX_LIVES}; deck {obs['deck']} cards.")
     if obs["turns_left"] is not None:
         lines.append(f"The deck is empty: {obs['turns_left']} turn(s) left.")
-    lines.append(f"Rules: hand size {rules['hand_size']}; completion bonus {'on' if rules['completion_bonus'] else 'off'}; "
+    lines.append(f"Rules: hand size {rules['hand_size']}; "
+                 f"completion bonus {'on' if rules['completion_bonus'] else 'off'}; "
                  f"losing the last life scores {'0' if rules['bomb_out_scores_zero'] else 'the fireworks'}; "
                  f"{'open' if rules['open_hands'] else 'hidden'} own hands.")
     lines.append("Colours: R red, Y yellow, G green, W white, B blue. Slots count from 0 (oldest card first).")
