@@ -34,8 +34,7 @@ def test_a_game_through_pyspiel_is_detentes_game():
     state, steps = game.new_initial_state(), 0
     while not state.is_terminal():
         if state.is_chance_node():
-            assert state.chance_outcomes() == [(0, 1.0)]
-            state.apply_action(0)
+            state.apply_action(state.chance_outcomes()[0][0])
         else:
             legal = state.legal_actions()
             assert [state.action_to_string(state.current_player(), a) for a in legal] == \
@@ -43,13 +42,89 @@ def test_a_game_through_pyspiel_is_detentes_game():
             state.apply_action(legal[0])
         steps += 1
     assert steps > 20 and state.returns() == list(state.inner.outcome().returns)
-    again = game.new_initial_state()
-    again.apply_action(0)
-    other = pyspiel.load_game("detente_hanabi", {"options": "{}", "seed": 4}).new_initial_state()
-    other.apply_action(0)
-    first = game.new_initial_state()
-    first.apply_action(0)
-    assert str(first) == str(again) != str(other)
+    register(["risk"])
+    risk = pyspiel.load_game("detente_risk", {"options": json.dumps({"max_rounds": 2}), "seed": 3})
+    firsts = []
+    for seed in (3, 3, 4):  # dice are no shuffle: one outcome, drawn from the seed and the steps so far
+        state, dice = pyspiel.load_game("detente_risk", {"options": json.dumps({"max_rounds": 2}), "seed": seed}).new_initial_state(), 0
+        while dice < 8 and not state.is_terminal():
+            if state.is_chance_node():
+                assert state.chance_outcomes() == [(0, 1.0)]
+                dice += 1
+                state.apply_action(0)
+            else:
+                state.apply_action(state.legal_actions()[0])
+        firsts.append(state.inner.digest())
+    assert firsts[0] == firsts[1] != firsts[2] and risk.max_chance_outcomes() == 1
+
+
+def test_every_card_of_the_exported_hanabi_is_a_chance_node():
+    """Hanabi's deck (one detente outcome, a shuffle) is 50 OpenSpiel chance nodes, each offering
+    the distinct cards left with probability count / cards left; the last completes the deal."""
+    register(["hanabi"])
+    game = pyspiel.load_game("detente_hanabi", {"options": "{}", "seed": 1})
+    assert game.max_chance_outcomes() == 25  # 5 colours x 5 ranks
+    state, drawn = game.new_initial_state(), []
+    first = state.chance_outcomes()
+    assert len(first) == 25 and abs(sum(p for _, p in first) - 1) < 1e-9
+    assert dict(first)[0] == 3 / 50  # three ones of the first colour in a deck of 50
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        action = outcomes[len(drawn) % len(outcomes)][0]
+        drawn.append(state.action_to_string(pyspiel.PlayerId.CHANCE, action).split()[1].strip('"'))
+        state.apply_action(action)
+    from games.registry import get_game
+
+    deck = get_game("hanabi").new_initial_state().sample_chance(__import__("random").Random(0))
+    assert len(drawn) == 50 and sorted(drawn) == sorted(deck)  # a permutation of the deck: the deal detente applied
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone.history() != state.history() and not state.information_state_string(0) == clone.information_state_string(0)
+
+
+def test_exported_views_and_information_states():
+    """With VIEWS, OpenSpiel's observation tensor and string are the game's views of the seat's
+    observation; the information state holds the seat's observations and own actions so far."""
+    import numpy as np
+
+    from games.registry import get_game
+
+    register(["battleline"])
+    game = pyspiel.load_game("detente_battleline", {"options": "{}", "seed": 2})
+    detente, opts = get_game("battleline"), get_game("battleline").options({})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    for _ in range(3):
+        player = state.current_player()
+        seen = state.inner.observation(player)
+        assert np.array_equal(np.asarray(state.observation_tensor(player), np.float32),
+                              detente.observation_tensor(opts, player, seen).reshape(-1))
+        assert state.observation_string(player) == detente.observation_text(opts, player, seen)
+        before = state.information_state_string(player)
+        action = state.legal_actions()[0]
+        state.apply_action(action)
+        after = state.information_state_string(player)
+        assert after.startswith(before) and "act " + detente.decode_action(opts, action) in after
+
+
+def test_outcome_sampling_mccfr_runs_on_an_exported_game():
+    """OpenSpiel's outcome-sampling MCCFR (numpy, open_spiel/python/algorithms) on the exported
+    Hanabi: its information states are the seats' recall, its chance the deck's nodes."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    register(["hanabi"])
+    game = pyspiel.load_game("detente_hanabi", {"options": json.dumps({"hand_size": 2})})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(30):
+        solver.iteration()
+    assert len(solver._infostates) > 30  # noqa: SLF001 - the tables the iterations filled
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    probs = solver.average_policy().action_probabilities(state)
+    assert sorted(probs) == state.legal_actions() and abs(sum(probs.values()) - 1) < 1e-9
 
 
 def _play(hash_seed: str, log: Path) -> bytes:

@@ -10,13 +10,20 @@ registry for every installed game with the ACTION_ENCODING capability.
 - Actions: the game's action vocabulary (`Game.encode_action`); a simultaneous game adds one
   more number, the no-op of a seat that does not act at a simultaneous node (OpenSpiel asks every
   seat there).
-- Chance: detente's chance outcomes can be whole shuffles, too many to list, so the deals are
-  fixed by the game parameter `seed`: a chance node offers one outcome (probability 1), and
-  applying it draws detente's outcome with `random.Random("<seed>/<steps so far>")`, the same draw
-  for the same history, so a state is rebuilt from its history (OpenSpiel's serialisation). Other
-  deals: load the game with another `seed`. (OpenSpiel's SAMPLED_STOCHASTIC mode would need its
-  generator state serialised, which Python games cannot give.)
-- Observation string: the seat's detente observation as canonical JSON. Talk is not offered.
+- Chance: a detente chance outcome that is a shuffle (a list whose items are always the same
+  multiset: checked on a few draws at that node; Hanabi's deck, Battle Line's two decks, the
+  dominoes, the Werewolves roles) is one OpenSpiel chance node per card: each node offers the
+  distinct cards not yet drawn, with probability count / cards left (a uniform shuffle, as the
+  built-in games draw), and the last completes detente's outcome. So every card of the exported
+  Hanabi is drawn at a chance node with its outcomes; detente draws a deck before the deal, so the
+  cards' nodes come before the first move (the players' information states, not the node order,
+  hide the cards not yet seen). Any other outcome (a dice roll, a number) is fixed by the game
+  parameter `seed`: a node of one outcome that draws detente's outcome with
+  `random.Random("<seed>/<steps so far>")`, the same draw for the same history.
+- Observation string and tensor: the game's views where it has VIEWS (`observation_text`,
+  `observation_tensor`), else the observation as canonical JSON and no tensor. Information-state
+  string: the seat's observations since the start and its own actions (perfect recall). Talk is
+  not offered.
 - Returns: detente's returns at the end.
 """
 
@@ -28,11 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from games.api import ACTION_ENCODING, PRIVATE_INFORMATION, SIMULTANEOUS, Game, State
+from games.api import ACTION_ENCODING, PRIVATE_INFORMATION, SIMULTANEOUS, VIEWS, Game, State
 from games.registry import game_names, get_game
 from ops.bridges.openspiel.rules import pyspiel
 
 PREFIX = "detente_"
+PROBES = 4  # draws that must give the same multiset before a chance outcome is taken for a shuffle (ours)
 _REGISTERED: dict[str, Any] = {}
 
 
@@ -46,8 +54,8 @@ def _game_type(ps, name: str, game: Game, players: int):
         else kind.Information.PERFECT_INFORMATION,
         utility=kind.Utility.GENERAL_SUM, reward_model=kind.RewardModel.TERMINAL,
         max_num_players=players, min_num_players=players,
-        provides_information_state_string=False, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=game.has(VIEWS),
         parameter_specification={"options": "{}", "seed": 0})
 
 
@@ -83,16 +91,18 @@ def _classes(ps, name: str, game: Game, game_type):
                 raise ValueError(f"{name}: {n} players; this registration has {game_type.max_num_players}")
             size = game.num_distinct_actions(self.options)
             self.noop = size if simultaneous else None
-            info = ps.GameInfo(num_distinct_actions=size + (1 if simultaneous else 0), max_chance_outcomes=1,
+            outcomes = _most_outcomes(game, self.options, self.seed)
+            info = ps.GameInfo(num_distinct_actions=size + (1 if simultaneous else 0), max_chance_outcomes=outcomes,
                                num_players=n, min_utility=float(game.min_return), max_utility=float(game.max_return),
-                               utility_sum=None, max_game_length=int(min(game.max_steps, 2**31 - 1)))
+                               utility_sum=None, max_game_length=int(min(game.max_steps_for(self.options), 2**31 - 1)))
             super().__init__(game_type, info, {"options": params.get("options", "{}"), "seed": self.seed})
 
         def new_initial_state(self):
             return DetenteSpielState(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            return _Observer()
+            recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+            return _Observer(game, self.options, recall)
 
     class DetenteSpielState(ps.State):
         def __init__(self, spiel_game):
@@ -103,6 +113,12 @@ def _classes(ps, name: str, game: Game, game_type):
             self.noop = game.num_distinct_actions(self.options) if simultaneous else None
             self.inner: State = game.new_initial_state(self.options)
             self.steps = 0  # chance draws and decisions so far (the chance generator's stream)
+            self.limit = spiel_game.max_chance_outcomes()
+            self.deck: tuple[list[Any], list[int]] | None = None  # a shuffle being drawn: distinct items, counts left
+            self.drawn: list[Any] = []  # its items drawn so far
+            n = game.num_players(self.options)
+            self.seen: list[list[str]] = [[] for _ in range(n)]  # each seat's observations and own actions
+            self._look()
 
         def current_player(self):
             s = self.inner
@@ -120,27 +136,62 @@ def _classes(ps, name: str, game: Game, game_type):
                 return [self.noop]
             return sorted(game.encode_action(self.options, a) for a in legal)
 
+        def _shuffle(self):
+            if self.deck is None:
+                self.deck = _as_shuffle(self.inner, f"{self.seed}/{self.steps}", self.limit) or ([], [])
+            return self.deck
+
         def chance_outcomes(self):
-            return [(0, 1.0)]
+            items, counts = self._shuffle()
+            if not items:
+                return [(0, 1.0)]
+            left = sum(counts)
+            return [(i, c / left) for i, c in enumerate(counts) if c > 0]
 
         def _apply_action(self, action):
             s = self.inner
             if s.is_chance():
-                s.apply_chance(s.sample_chance(random.Random(f"{self.seed}/{self.steps}")))
+                items, counts = self._shuffle()
+                if not items:
+                    s.apply_chance(s.sample_chance(random.Random(f"{self.seed}/{self.steps}")))
+                else:
+                    counts[action] -= 1  # each state its own lists: OpenSpiel clones a Python state by deepcopy
+                    self.drawn.append(items[action])
+                    if sum(counts):
+                        return  # more cards of this shuffle to draw
+                    s.apply_chance(self.drawn)
+                self.deck, self.drawn = None, []
             else:
-                s.apply_actions({s.current_players()[0]: game.decode_action(self.options, action)})
+                player = s.current_players()[0]
+                name = game.decode_action(self.options, action)
+                s.apply_actions({player: name})
+                self.seen[player].append("act " + name)
             self.steps += 1
+            self._look()
+
+        def _look(self):
+            """Each seat's observation after a step, kept where it changed (the information state)."""
+            for p, seen in enumerate(self.seen):
+                text = json.dumps(self.inner.observation(p), sort_keys=True, separators=(",", ":"))
+                if not seen or seen[-1] != text:
+                    seen.append(text)
 
         def _apply_actions(self, actions):
             s = self.inner
             chosen = {p: game.decode_action(self.options, int(actions[p])) for p in s.current_players()}
             s.apply_actions(chosen)
+            for p, name in sorted(chosen.items()):
+                self.seen[p].append("act " + name)
             self.steps += 1
+            self._look()
 
         def _action_to_string(self, player, action):
+            if player == ps.PlayerId.CHANCE:
+                items = self._shuffle()[0] if self.inner.is_chance() else []
+                return f"draw {json.dumps(items[action])}" if 0 <= action < len(items) else "draw"
             if action == self.noop:
                 return "no-op"
-            return "draw" if player == ps.PlayerId.CHANCE else game.decode_action(self.options, action)
+            return game.decode_action(self.options, action)
 
         def is_terminal(self):
             return self.inner.is_terminal()
@@ -149,9 +200,6 @@ def _classes(ps, name: str, game: Game, game_type):
             if not self.inner.is_terminal():
                 return [0.0] * game.num_players(self.options)
             return list(self.inner.outcome().returns)
-
-        def observation_string(self, player):
-            return json.dumps(self.inner.observation(player), sort_keys=True, separators=(",", ":"))
 
         def __str__(self):
             return self.inner.render()
@@ -164,14 +212,65 @@ def _classes(ps, name: str, game: Game, game_type):
 
 
 class _Observer:
-    """The seat's detente observation as JSON text (no tensor)."""
+    """A seat's view for OpenSpiel: the observation (the game's tensor and text where it has VIEWS,
+    else canonical JSON and no tensor), or with perfect recall the information state (its string:
+    the seat's observations and own actions so far; no tensor)."""
 
-    def __init__(self):
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+    def __init__(self, game: Game, options, recall: bool):
+        self.game, self.options, self.recall = game, options, recall
+        views = game.has(VIEWS, options) and not recall
+        shape = tuple(game.observation_shape(options)) if views else (0,)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)} if views else {}
 
     def set_from(self, state, player):
-        pass
+        if self.dict:
+            seen = state.inner.observation(player)
+            self.tensor[:] = self.game.observation_tensor(self.options, player, seen).reshape(-1)
 
     def string_from(self, state, player):
-        return json.dumps(state.inner.observation(player), sort_keys=True, separators=(",", ":"))
+        if self.recall:
+            return "\n".join(state.seen[player])
+        seen = state.inner.observation(player)
+        if self.game.has(VIEWS, self.options):
+            return self.game.observation_text(self.options, player, seen)
+        return json.dumps(seen, sort_keys=True, separators=(",", ":"))
+
+
+def _key(item: Any) -> str:
+    return json.dumps(item, sort_keys=True, separators=(",", ":"))
+
+
+def _as_shuffle(state: State, stream: str, limit: int | None = None) -> tuple[list[Any], list[int]] | None:
+    """The distinct items and their counts where this chance node draws a shuffle (a list of at
+    least 3 items whose multiset is the same on PROBES draws), else None."""
+    multiset = None
+    for probe in range(PROBES):
+        drawn = state.sample_chance(random.Random(f"{stream}/probe{probe}"))
+        if not isinstance(drawn, list) or len(drawn) < 3:
+            return None
+        counts: dict[str, list] = {}
+        for item in drawn:
+            counts.setdefault(_key(item), [item, 0])[1] += 1
+        found = sorted((k, v[0], v[1]) for k, v in counts.items())
+        if multiset is not None and found != multiset:
+            return None
+        multiset = found
+    if limit is not None and len(multiset) > limit:
+        return None
+    return [item for _, item, _ in multiset], [count for _, _, count in multiset]
+
+
+def _most_outcomes(game: Game, options, seed: int, nodes: int = 5000) -> int:
+    """The most chance outcomes one node offers, over one seeded playthrough (at least 1)."""
+    state, rng, most = game.new_initial_state(options), random.Random(f"{seed}/outcomes"), 1
+    for _ in range(nodes):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            shuffle = _as_shuffle(state, f"{seed}/outcomes")
+            most = max(most, len(shuffle[0]) if shuffle else 1)
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+    return most
