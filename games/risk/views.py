@@ -22,7 +22,6 @@ import numpy
 
 from games.api import IllegalAction
 from games.risk.mapdata import (
-    CARD_CODES,
     CARD_INDEX,
     CARD_SYMBOLS,
     CODES,
