@@ -217,6 +217,8 @@ _SAMPLE_DECISIONS = 12  # decisions played (uniformly at random) before the samp
 def _action_kind(action: str, known: set[tuple[str, ...]] | None = None) -> tuple[str, ...]:
     """The pattern of an action: numbers become `<n>`, names with a digit or a capital `<name>`;
     with `known` patterns, a lower-case word that stands where a known pattern has `<name>` merges."""
+    if ":" not in action and " " in action:  # a spoken order ("A VEN S F TRI"): names are the longer words
+        return tuple(" ".join("<name>" if len(t) >= 3 or t.isdigit() else t for t in action.split()).split(":"))
     tokens = action.split(":")
     kind = [tokens[0]] + ["<n>" if t.isdigit() else "<name>" if any(ch.isdigit() or ch.isupper() for ch in t)
                           else t for t in tokens[1:]]
@@ -229,6 +231,17 @@ def _action_kind(action: str, known: set[tuple[str, ...]] | None = None) -> tupl
                 if merged in known:
                     return merged
     return tuple(kind)
+
+
+def _shown_kind(kind: tuple[str, ...], actions: list[str]) -> str:
+    """A kind as printed: a placeholder that every action of the kind fills with one word is that word."""
+    sep = " " if ":" not in actions[0] and " " in actions[0] else ":"
+    parts = ":".join(kind).split(sep)
+    tokens = [action.split(sep) for action in actions]
+    if all(len(t) == len(parts) for t in tokens):
+        parts = [t if p in ("<n>", "<name>") and all(x[i] == t for x in tokens) else p
+                 for i, (p, t) in enumerate(zip(parts, tokens[0]))]
+    return sep.join(parts)
 
 
 def _sample_play(game: Any, opts: Any) -> tuple[tuple[Any, int, int], list[str]]:
@@ -310,13 +323,13 @@ def game_reference(name: str) -> str:
     for action in vocabulary:
         kinds.setdefault(_action_kind(action, plain), []).append(action)
     rows = ["| kind | count | examples | what the first example does |", "| --- | ---: | --- | --- |"]
-    for kind, actions in sorted(kinds.items()):
+    for kind, actions in sorted(kinds.items(), key=lambda item: _shown_kind(*item)):
         picks = sorted({actions[0], actions[len(actions) // 2], actions[-1]}, key=actions.index)
         try:
             what = game.describe_action(opts, picks[0]) if views else ""
         except Exception:  # a vocabulary entry that the describer cannot read out of context
             what = ""
-        rows.append(f"| `{':'.join(kind)}` | {len(actions):,} | {', '.join(f'`{a}`' for a in picks)} | {_cell(what)} |")
+        rows.append(f"| `{_shown_kind(kind, actions)}` | {len(actions):,} | {', '.join(f'`{a}`' for a in picks)} | {_cell(what)} |")
     out.append("\n".join(rows[:2] + rows[2:62]) + "\n")
     if len(rows) > 62:
         out.append(f"({len(rows) - 62} more kinds not shown.)\n")
