@@ -66,8 +66,8 @@ class GenericOptions(AgentOptions):
 _VIEWS = {
     ("io", "update"): ("inbox", "observation", "opponent_types", "pacts", "predicted", "reputation", "seat",
                        "traits", "trust"),
-    ("so", "suggest"): ("observation", "seat"),
-    ("so", "deal_utility"): ("inbox", "observation", "seat", "talk"),
+    ("so", "suggest"): ("observation", "opponent_types", "pacts", "seat", "traits", "trust"),
+    ("so", "deal_utility"): ("inbox", "observation", "opponent_types", "seat", "talk"),
     ("fo", "negotiate"): ("deal_values", "inbox", "pacts", "seat", "talk", "traits", "trust"),
 }
 

@@ -22,7 +22,7 @@ import math
 from typing import Any
 
 from actors.alpha.generic import pacts as P
-from actors.alpha.generic.search import Policy, Search, uniform_policy
+from actors.alpha.generic.search import TYPES, Policy, Search, uniform_policy
 from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, StrategyOffice
 from bus.messages import REFEREE, KBUpdate, Message, OfficeRequest, Sample, SampleRequest, Suggestion, built
 from games.api import OBSERVATION_STATE, Game, Say
@@ -121,8 +121,8 @@ class GenericStrategyOffice(StrategyOffice):
         seat = int(view["seat"])
         if len(legal) <= 1 or not self._can_search(request):
             return Answer(suggestions=[Suggestion(action=a, utility=0.5) for a in legal[: self.width]])
-        search, sample = self._searcher(seat, view["observation"])
-        result = search.run(sample, self.iterations, self.rng)
+        search, sample = self._searcher(seat, view["observation"], view)
+        result = search.run(sample, self.iterations, self.rng, likely=_trusted_pacts(view, seat, request.turn))
         self.last_iterations = result.iterations  # for benchmarks only (never logged)
         mine = result.root.get(seat, {})
         ranked = sorted((a for a in legal if a in mine), key=lambda a: (-mine[a][0], a))[: self.width]
@@ -138,7 +138,7 @@ class GenericStrategyOffice(StrategyOffice):
         if not self._can_search(request):
             return Answer()
         if self._turn_cache is None or self._turn_cache[0] != turn:
-            search, sample = self._searcher(seat, view["observation"])
+            search, sample = self._searcher(seat, view["observation"], view)
             base = search.run(sample, self.iterations, self.rng)
             self._turn_cache = (turn, (search, sample, base, {}))
         search, sample, base, memo = self._turn_cache[1]
@@ -196,14 +196,30 @@ class GenericStrategyOffice(StrategyOffice):
 
     # -- shared -----------------------------------------------------------------------------
 
-    def _searcher(self, seat: int, observation: dict[str, Any]) -> tuple[Search, Any]:
+    def _searcher(self, seat: int, observation: dict[str, Any], view: dict[str, Any]) -> tuple[Search, Any]:
         base = self._drawn[1]  # _can_search put it there
+        models = {int(p): dict(w) for p, w in sorted((view.get("opponent_types") or {}).items())}
 
         def sample(rng: Any) -> Any:
             return base.resample_hidden(seat, rng)
 
         return Search(self.game, seat + 1, seat, self.policy, self.max_steps, max_work=self.work,
-                      game_policy=self.game_policy), sample
+                      game_policy=self.game_policy, models=models), sample
+
+
+def _trusted_pacts(view: dict[str, Any], seat: int, turn: int) -> dict[int, tuple[str, float]]:
+    """The partners' sides of this seat's confirmed pacts at this decision, each with the trust in
+    that partner (the IO's, else the prior trait): what the search expects them to play, and how surely."""
+    trust = view.get("trust") or {}
+    prior = float((view.get("traits") or {}).get("trust", 0.5))
+    out: dict[int, tuple[str, float]] = {}
+    for _, entry in sorted((view.get("pacts") or {}).items()):
+        if entry.get("status") != "confirmed" or seat not in {c[0] for c in entry["commitments"]}:
+            continue
+        for p, t, a in entry["commitments"]:
+            if p != seat and t == turn and p not in out:
+                out[int(p)] = (str(a), float(trust.get(str(p), prior)))
+    return out
 
 
 def _key(request: OfficeRequest) -> tuple[int, str]:
@@ -229,7 +245,6 @@ def _predicted(result: Any, seat: int, cap: int = 32) -> dict[str, Any]:
 
 # -- Intelligence Office ----------------------------------------------------------------------
 
-TYPES = ("partner", "saboteur", "self-interested")
 TEMPERATURE = 0.1  # ours: softmax temperature over returns in [0, 1] for the opponent types' likelihoods
 
 
@@ -239,9 +254,12 @@ class GenericIntelligenceOffice(IntelligenceOffice):
     Trust (Josang & Ismail, "The Beta Reputation System", 2002): with r kept and s broken
     commitments, each discounted by `forgetting` per judgement, trust = (r + 2 t0) / (r + s + 2),
     t0 the President's prior trust trait ((r + 1) / (r + s + 2) at the neutral 0.5). Opponent model:
-    a posterior over three types, each a softmax of the root values the Strategy Office found for
-    the other seat's actions at the last decision (its own return: self-interested; this seat's
-    return: partner; minus it: saboteur), times the likelihood of the action the seat was seen to play."""
+    a posterior over four types (search.TYPES), each a softmax of the root values the Strategy
+    Office found for the other seat's actions at the last decision (its own return: self-interested;
+    this seat's return: partner; minus it: saboteur) or uniform (random), times the likelihood of
+    the action the seat was seen to play. The Strategy Office's search draws each other seat's type
+    from this posterior at every node where it acts, and plays a trusted pact partner's side at the
+    root as often as it trusts that partner."""
 
     def __init__(self, address: str, seed: int, game: Game, forgetting: float = 0.9):
         super().__init__(address, seed)
@@ -312,6 +330,9 @@ class GenericIntelligenceOffice(IntelligenceOffice):
 
 
 def _likelihood(table: dict[str, list[float]], action: str, kind: str) -> float:
+    if kind == "random":
+        return 1.0 / len(table)
+
     def score(v: list[float]) -> float:
         return v[1] if kind == "self-interested" else v[2] if kind == "partner" else -v[2]
     top = max(score(v) for v in table.values())

@@ -38,6 +38,26 @@ EXPLORATION = 0.7
 # this many times max_steps moves, since a cut there would score one half for everyone (no signal)
 LONG = 10
 
+# The opponent types the tree knows (the Intelligence Office's posterior over them steers the others'
+# choices at every node), and the model of a seat the office has no posterior for (ours: half a
+# rational player, half noise, so the searcher neither trusts a stranger's best reply blindly nor
+# expects it to read the searcher's moves).
+TYPES = ("partner", "random", "saboteur", "self-interested")
+DEFAULT_MODEL = {"random": 0.5, "self-interested": 0.5}
+
+
+def _cumulative(weights: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    kinds = [k for k in TYPES if float(weights.get(k, 0.0)) > 0.0]
+    total = math.fsum(float(weights[k]) for k in kinds)
+    if not kinds or total <= 0.0:
+        return (("self-interested", 1.0),)
+    out, acc = [], 0.0
+    for k in kinds:
+        acc += float(weights[k]) / total
+        out.append((k, acc))
+    return tuple(out)
+
+
 # A rollout policy: (state, player, legal actions, rng) -> action. Default: uniform.
 Policy = Callable[[State, int, list[str], random.Random], str]
 
@@ -83,8 +103,11 @@ class Search:
 
     def __init__(self, game: Game, num_players: int, me: int, policy: Policy = uniform_policy,
                  max_steps: int = 20, exploration: float = EXPLORATION, max_work: int = 1 << 30,
-                 game_policy: bool = True):
+                 game_policy: bool = True, models: dict[int, dict[str, float]] | None = None):
         self.game = game
+        # the other seats' opponent types (TYPES: each seat's weights), drawn per tree node where it acts
+        self.models = {p: _cumulative(w) for p, w in sorted((models or {}).items())}
+        self.default_model = _cumulative(DEFAULT_MODEL)
         self.n = num_players
         self.me = me
         self.policy = policy
@@ -97,13 +120,23 @@ class Search:
         self.lo, self.span = lo, (hi - lo) or 1.0
 
     def run(self, sample: Callable[[random.Random], State], iterations: int, rng: random.Random,
-            forced: dict[int, str] | None = None) -> Result:
-        """`iterations` descents; `forced` maps a player to the action imposed on it at the root."""
+            forced: dict[int, str] | None = None, likely: dict[int, tuple[str, float]] | None = None) -> Result:
+        """`iterations` descents; `forced` maps a player to the action imposed on it at the root;
+        `likely` a player to (an action, the probability it plays it at the root: a pact's partner
+        as far as it is trusted), drawn afresh in each descent."""
         root = Node()
         every = []
         self.work = 0
+        forced = forced or {}
+        likely = sorted((likely or {}).items())
         while len(every) < iterations and (not every or self.work < self.max_work):
-            every.append(self._iterate(root, sample(rng), rng, forced or {}))
+            imposed = forced
+            if likely:
+                imposed = dict(forced)
+                for p, (action, w) in likely:
+                    if p not in forced and rng.random() < w:
+                        imposed[p] = action
+            every.append(self._iterate(root, sample(rng), rng, imposed))
         iterations = len(every)
         total = {p: math.fsum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
         stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
@@ -142,7 +175,7 @@ class Search:
                 if node is root and forced.get(p) in legal:
                     joint[p] = forced[p]
                     continue
-                choice, new = self._select(node, p, legal, rng)
+                choice, new = self._select(node, p, legal, rng, self._type(p, rng))
                 joint[p] = choice
                 expanded = expanded or new
             path.append((node, joint))
@@ -164,8 +197,23 @@ class Search:
                     s[3] += returns[self.me]
         return returns
 
-    def _select(self, node: Node, player: int, legal: list[str], rng: random.Random) -> tuple[str, bool]:
-        """UCB1 with availability counts; an untried action first (drawn uniformly). (action, new?)"""
+    def _type(self, player: int, rng: random.Random) -> str:
+        """How `player` chooses at this node: the searcher maximises its own return; another seat is
+        drawn from its opponent model (TYPES) at each node where it acts."""
+        if player == self.me:
+            return "self-interested"
+        cumulative = self.models.get(player, self.default_model)
+        x = rng.random()
+        for kind, upto in cumulative:
+            if x < upto:
+                return kind
+        return cumulative[-1][0]
+
+    def _select(self, node: Node, player: int, legal: list[str], rng: random.Random,
+                kind: str = "self-interested") -> tuple[str, bool]:
+        """UCB1 with availability counts; an untried action first (drawn uniformly). (action, new?)
+        `kind`: whose return the player maximises (its own; the searcher's as a partner; the
+        searcher's loss as a saboteur), or "random": a uniform draw."""
         table = node.stats.get(player)
         if table is None:
             table = node.stats[player] = {}
@@ -179,10 +227,16 @@ class Search:
                 untried.append(a)
         if untried:
             return untried[rng.randrange(len(untried))], True
+        if kind == "random":
+            return legal[rng.randrange(len(legal))], False
         best, best_score = legal[0], -math.inf
         c = self.c
         for a in legal:  # legal is sorted: ties go to the first, deterministically
-            n, w, avail, _ = table[a]
+            n, w, avail, mine = table[a]
+            if kind == "partner":
+                w = mine
+            elif kind == "saboteur":
+                w = n - mine
             score = w / n + c * math.sqrt(math.log(avail) / n)
             if score > best_score:
                 best, best_score = a, score
