@@ -27,6 +27,18 @@ SWEEP_OPTIONS: dict[str, dict[str, Any]] = {
     "clobber": {"rows": 4, "columns": 4}, "amazons": {}, "goofspiel": {"num_cards": 5},
 }
 SEED = 1
+# Why a game cannot be played, by the start of its failure (the error itself follows in the list).
+WHY = (
+    ("load: SpielError: Missing parameter game", "a wrapper: it needs another game as its `game` parameter"),
+    ("load: SpielError: Missing parameter", "a parameter without a default that OpenSpiel requires"),
+    ("load: SpielError: /project/open_spiel/utils/file.cc", "reads a game file named by a parameter (none by default)"),
+    ("load: IndexError: map::at", "reads a game file named by a parameter (none by default)"),
+    ("load: SpielError: Unknown parameter", "its default parameters do not load in this OpenSpiel"),
+    ("play: SpielError: LegalActions unimplemented", "actions are structs only: no action ids to offer"),
+    ("play: IndexError", "a mean-field game: its mean-field node is neither a player's nor chance"),
+    ("play: SpielError: /project/open_spiel/games/mfg", "a mean-field game: its mean-field node is neither a player's nor chance"),
+    ("over ", "a random game runs past the sweep's time limit on this machine"),
+)
 
 
 def check(name: str) -> dict[str, Any]:
@@ -103,7 +115,8 @@ def markdown(results: list[dict[str, Any]]) -> str:
              "| game | options | result |", "| --- | --- | --- |"]
     for r in sorted(results, key=lambda r: (not r["ok"], r["game"])):
         options = json.dumps(SWEEP_OPTIONS.get(r["game"], {})) if SWEEP_OPTIONS.get(r["game"]) else ""
-        result = "ok" if r["ok"] else r["why"].replace("|", "\\|").replace("\n", " ")
+        why = next((text for start, text in WHY if r["why"].startswith(start)), "") if not r["ok"] else ""
+        result = "ok" if r["ok"] else (f"{why}: " if why else "") + "`" + r["why"].replace("|", "/").replace("`", "'") + "`"
         lines.append(f"| `{r['game']}` | {options} | {result} |")
     return "\n".join(lines) + "\n"
 
@@ -114,9 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--markdown", default=None, help="write the table to this file")
+    parser.add_argument("--from-list", default=None, help="make the table from a list this command printed")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    results = sweep(args.names or None, args.timeout, args.jobs)
+    if args.from_list:
+        with open(args.from_list, encoding="utf-8") as listed:
+            rows = [line.rstrip("\n").split(": ", 1) for line in listed if ": " in line and " of " not in line[:12]]
+        results = [{"game": g, "ok": w == "ok", "why": "" if w == "ok" else w} for g, w in rows]
+    else:
+        results = sweep(args.names or None, args.timeout, args.jobs)
     for r in results:
         print(f"{r['game']}: {'ok' if r['ok'] else r['why']}")
     print(f"{sum(r['ok'] for r in results)} of {len(results)} ok in {time.perf_counter() - t0:.0f} s")
