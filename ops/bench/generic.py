@@ -1,8 +1,9 @@
 """The generic agent measured: search speed per game, and small matches with 95% intervals.
 
     python -m ops.bench.generic speed [--games g1,g2] [--positions 20] [--sampler auto|observation|referee]
-        per game: the Strategy Office's median decision time at its default budget, ISMCTS
-        descents per second, and that median over the 50 ms goal (side by side, one run)
+        per game: the Strategy Office's median decision time at its default budget (wall clock, and
+        the process's own CPU time, which a shared box's load does not inflate), ISMCTS descents
+        per second, and the wall median over the 50 ms goal (side by side, one run)
     python -m ops.bench.generic random [--games g1,g2] [--per-game 20] [--seed S] [--agent SPEC]
         the agent (default generic) in one seat, rotated, random in the others; per game both
         mean returns with 95% intervals and whether they are apart (S drawn at run time, printed)
@@ -66,12 +67,12 @@ def speed(names: list[str], count: int, sampler: str = "auto") -> None:
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the box may be shared);"
           f" sampler {sampler}")
-    print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'descents/s':>10} {'mean desc':>9} {'x goal':>6}")
+    print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'cpu ms':>7} {'descents/s':>10} {'mean desc':>9} {'x goal':>6}")
     for name in names:
         office = _agent(name).offices["so"](f"p0/so", 1, GenericOptions(sampler=sampler))
         game = get_game(name)
         referee = Referee(game, game.options(dict(get_plugin(name).short_options)), 1)
-        times, done = [], []
+        times, cpu, done = [], [], []
         for state, p in _positions(name, count):
             legal = tuple(state.legal_actions(p))
             office.address = f"p{p}/so"
@@ -79,11 +80,12 @@ def speed(names: list[str], count: int, sampler: str = "auto") -> None:
                                     view={"seat": p, "observation": state.observation(p)})
             office._drawn = None
             referee.state = state
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             outs = office.handle(request)
             if outs and outs[0].kind == "sample_request":  # the referee's round trip, timed with the search
                 outs = office.handle(referee.handle(outs[0])[0])
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - cpu_start)
             done.append(getattr(office, "last_iterations", 0) if len(legal) > 1 else 0)
             office.last_iterations = 0
         med = statistics.median(times) * 1000
@@ -91,7 +93,8 @@ def speed(names: list[str], count: int, sampler: str = "auto") -> None:
         searched = sum(done)
         rate = searched / sum(times) if searched else float("nan")
         mean = searched / len(done) if done else 0
-        print(f"{name:<12} {med:9.1f} {p90:7.1f} {rate:10.0f} {mean:8.1f} {med / GOAL_MS:6.2f}"
+        cpu_med = statistics.median(cpu) * 1000
+        print(f"{name:<12} {med:9.1f} {p90:7.1f} {cpu_med:7.1f} {rate:10.0f} {mean:8.1f} {med / GOAL_MS:6.2f}"
               + ("" if searched else "   (no search)"))
 
 
