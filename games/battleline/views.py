@@ -248,7 +248,8 @@ def observation_text(options: BattleLineOptions, seat: int, observation: dict[st
              f"points: you {obs['points'][me]}, the opponent {obs['points'][opp]}; {who(obs['first'])} moved first."]
     for r in obs["results"]:
         lines.append(f"  an earlier game: won by {'nobody' if r['winner'] is None else who(r['winner'])} ({r['how']}); "
-                     f"flags you {r['flags'][me]}, the opponent {r['flags'][opp]}")
+                     f"flags you {r['flags'][me]}, the opponent {r['flags'][opp]}; "
+                     f"points you {r['points'][me]}, the opponent {r['points'][opp]}; {who(r['first'])} moved first")
     acting = "nobody" if obs["to_act"] is None else who(obs["to_act"])
     lines.append(f"Phase {obs['phase']}; to act: {acting}" + ("; a claim window is open." if obs["claiming"] else "."))
     lines.append("Flags (your side | the opponent's side):")

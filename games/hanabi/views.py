@@ -230,9 +230,12 @@ def _event_words(event: dict[str, Any]) -> str:
         slots = ", ".join(str(i) for i in event["slots"])
         return f"{who} told seat {a} its {what}: slot{'s' if len(event['slots']) != 1 else ''} {slots}"
     card = event["card"]
+    knew = event.get("knew")
+    known = f" (known before: {knowledge_words(knew)})" if knew is not None and knew != 1023 else ""
     if kind == "d":
-        return f"{who} discarded slot {a}: {card}"
-    return f"{who} played slot {a}: {card}, " + ("on the fireworks" if event.get("ok") else "a misplay (life lost)")
+        return f"{who} discarded slot {a}: {card}{known}"
+    result = "on the fireworks" if event.get("ok") else "a misplay (life lost)"
+    return f"{who} played slot {a}: {card}{known}, {result}"
 
 
 def observation_text(options: HanabiOptions, seat: int, observation: dict[str, Any]) -> str:
