@@ -682,6 +682,13 @@ def _text(kind: str, msg: dict[str, Any]) -> str:
         return str(msg.get("summary"))
     if kind == "fault":
         return f"{msg.get('actor')}: {msg.get('error')}"
+    if kind == "model_call":
+        tries = msg.get("tries") or ()
+        retried = f", {len(tries)} failed tries ({', '.join(str(t.get('cause')) for t in tries)})" if tries else ""
+        answer = msg.get("answer")
+        return (f"call {msg.get('call')} ({msg.get('purpose')}, {msg.get('outcome')}): "
+                f"{'(no answer)' if answer is None else _short(str(answer))}; {msg.get('tokens_in')} tokens in, "
+                f"{msg.get('tokens_out')} out, {msg.get('latency_ms')} ms{retried}")
     return kind
 
 

@@ -315,8 +315,25 @@ function showMessages(data, seq) {
   if (here && box) box.scrollTop = Math.max(0, here.offsetTop - box.clientHeight / 2);  // the list only, not the page
 }
 async function showRecord(seq) {
-  try { $("record").textContent = JSON.stringify(await api.record(S.game, seq, S.player), null, 1); }
-  catch (e) { $("record").textContent = e.message; }
+  let r;
+  try { r = await api.record(S.game, seq, S.player); }
+  catch (e) { $("record").textContent = e.message; return; }
+  const m = r.msg || {};
+  if (m.kind === "model_call") $("record").replaceChildren(modelCall(m), el("details", {}, el("summary", {text: "the whole record"}), JSON.stringify(r, null, 1)));
+  else $("record").textContent = JSON.stringify(r, null, 1);
+}
+function modelCall(m) {
+  // every text goes in as textContent: a model's answer or a prompt is never markup here
+  const box = el("div", {class: "model-call"},
+    el("div", {class: "model-head", text: "model call " + m.call + " of player " + m.seat + " (" + m.purpose + "): " + m.model + " at " + m.endpoint +
+      "; " + m.outcome + "; " + m.tokens_in + " tokens in, " + m.tokens_out + " out; " + m.latency_ms + " ms"}),
+    el("div", {class: "pov", text: "The prompt exactly as the model saw it: player " + m.seat + "'s point of view (what that seat was shown, nothing else)."}));
+  for (const msg of m.messages || []) box.append(el("div", {class: "prompt"}, el("b", {text: String(msg.role)}), el("div", {class: "text", text: String(msg.content)})));
+  box.append(el("div", {class: "answer"}, el("b", {text: "answer" + (m.finish_reason ? " (" + m.finish_reason + ")" : "")}),
+    el("div", {class: "text", text: m.answer === null || m.answer === undefined ? "(no answer)" : String(m.answer)})));
+  const tries = m.tries || [];
+  box.append(el("div", {class: "tries", text: tries.length ? "failed tries: " + tries.map((t, i) => (i + 1) + ". " + t.cause + (t.status ? " (HTTP " + t.status + ")" : "") + ", " + t.latency_ms + " ms").join("; ") : "no failed tries"}));
+  return box;
 }
 function showLedger(seq) {
   const body = $("ledger-body");
