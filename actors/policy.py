@@ -1,5 +1,7 @@
 """A PettingZoo-style policy as a detente agent: any callable `(observation, action_mask) -> action
-number`, given exactly what detente's PettingZoo environment (ops/bridges/pettingzoo) would give that seat.
+number`, given exactly what detente's PettingZoo environment (ops/bridges/pettingzoo) would give that
+seat: the seat's observation tensor (`Game.observation_tensor`, games with VIEWS; else the
+observation's canonical JSON bytes) and the mask of its legal actions' numbers.
 
     detente play GAME --seed 1 --log g.log --agents "policy:fn=mypackage.policies:greedy"
 
@@ -20,7 +22,7 @@ from actors.alpha.builder import AlphaAgent, president_from
 from actors.alpha.offices import Answer, StrategyOffice
 from actors.alpha.options import AgentOptions
 from bus.messages import OfficeRequest, Suggestion
-from games.api import ACTION_ENCODING
+from games.api import ACTION_ENCODING, VIEWS
 from games.registry import get_game
 
 OBSERVATION_BYTES = 1 << 16  # bytes of JSON an observation may take (ours: the built-in games stay under 8 KiB)
@@ -84,7 +86,12 @@ class PolicyStrategyOffice(StrategyOffice):
                 mask[self.game.encode_action(options, action)] = 1
         else:  # a game without an action encoding: number i is the i-th legal action (sorted)
             mask = np.ones(len(legal), np.int8)
-        number = int(self.fn(encode_observation(request.view["observation"]), mask))
+        observation = request.view["observation"]
+        if encoded and self.game.has(VIEWS, options):  # the environment's observation: the seat's tensor
+            observation = self.game.observation_tensor(options, int(request.view["seat"]), observation)
+        else:
+            observation = encode_observation(observation)
+        number = int(self.fn(observation, mask))
         if not 0 <= number < len(mask) or not mask[number]:
             raise ValueError(f"policy {self.fn!r} chose {number}, not a legal action's number")
         action = self.game.decode_action(options, number) if encoded else legal[number]
@@ -106,7 +113,7 @@ def _agent(game: str) -> AlphaAgent:
     def so(address: str, seed: int, o: PolicyOptions) -> PolicyStrategyOffice:
         return PolicyStrategyOffice(address, seed, game, o.fn, o.game_options)
 
-    return AlphaAgent(options=PolicyOptions, president=president_from(views={"so": ("observation",)}),
+    return AlphaAgent(options=PolicyOptions, president=president_from(views={"so": ("observation", "seat")}),
                       offices={"so": so})
 
 

@@ -16,7 +16,7 @@ import pytest
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 from games.registry import get_game, get_plugin  # noqa: E402
-from ops.bridges.pettingzoo import env, observation_json  # noqa: E402
+from ops.bridges.pettingzoo import env  # noqa: E402
 
 ROOT = Path(__file__).parent.parent.parent
 GAMES = ["hanabi", "battleline", "dominoes", "werewolves", "risk"]
@@ -28,8 +28,47 @@ def _short(name: str) -> dict:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_api_and_seed_tests(name):
-    pettingzoo_test.api_test(env(name, _short(name)), num_cycles=300)
-    pettingzoo_test.seed_test(lambda: env(name, _short(name)), num_cycles=300)
+    """PettingZoo's api_test and seed_test pass with the tensor as the observation (a float32 Box)
+    and not one warning (about the spaces, the observations or the masks)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(env(name, _short(name)), num_cycles=300)
+        pettingzoo_test.seed_test(lambda: env(name, _short(name)), num_cycles=300)
+    assert [str(w.message) for w in caught] == []
+    space = env(name, _short(name)).observation_space("player_0")
+    assert space.dtype == np.float32 and space.shape == get_game(name).observation_shape(get_game(name).options(_short(name)))
+
+
+def test_parallel_env_for_simultaneous_games():
+    """Werewolves (simultaneous votes): PettingZoo's parallel_api_test, no warnings; a seat with
+    nothing to do has one legal number (wait); a sequential game has no parallel environment."""
+    import warnings
+
+    from ops.bridges.pettingzoo import parallel_env
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.parallel_api_test(parallel_env("werewolves", _short("werewolves")), num_cycles=300)
+    assert [str(w.message) for w in caught] == []
+    e = parallel_env("werewolves", _short("werewolves"))
+    observations, infos = e.reset(seed=2)
+    rng, joint, steps = random.Random(2), 0, 0
+    while e.agents and steps < 500:
+        acting = e.state.current_players()
+        joint += len(acting) > 1
+        for agent in e.agents:
+            mask = infos[agent]["action_mask"]
+            if e._seat[agent] not in acting:
+                assert list(np.flatnonzero(mask)) == [e.wait]
+        actions = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"]))) for a in e.agents}
+        observations, rewards, terminations, truncations, infos = e.step(actions)
+        assert not any(info["illegal"] for info in infos.values())
+        steps += 1
+    assert not e.agents and joint > 0 and any(rewards.values())
+    with pytest.raises(ValueError, match="simultaneous"):
+        parallel_env("battleline")
 
 
 @pytest.mark.parametrize("name", ["hanabi", "werewolves"])
@@ -47,11 +86,12 @@ def test_observation_and_mask_are_the_seats_own(name):
             continue
         seat = int(agent.split("_")[1])
         legal = e.state.legal_actions(seat)
-        assert sorted(game.decode_action(opts, int(i)) for i in np.flatnonzero(obs["action_mask"])) == legal
-        assert observation_json(obs["observation"]) == e.state.observation(seat) == info["observation"]
+        assert sorted(game.decode_action(opts, int(i)) for i in np.flatnonzero(info["action_mask"])) == legal
+        assert np.array_equal(obs, game.observation_tensor(opts, seat, e.state.observation(seat)))
+        assert e.observation_dict(agent) == e.state.observation(seat)
         if len(e.state.current_players()) > 1:
             asked += 1
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     assert asked > 0 or name == "hanabi"
 
 

@@ -1,6 +1,7 @@
-"""detente's games as PettingZoo AEC environments (env.py) and a PettingZoo-style policy as a
-detente agent (policy.py). Needs the optional extra `detente[pettingzoo]`."""
+"""detente's games as PettingZoo environments (env.py: AEC, and parallel for simultaneous games)
+and a PettingZoo-style policy as a detente agent (actors/policy.py). Needs the optional extra
+`detente[pettingzoo]`."""
 
-from ops.bridges.pettingzoo.env import DetenteAEC, env, observation_json
+from ops.bridges.pettingzoo.env import DetenteAEC, DetenteParallel, env, observation_json, parallel_env
 
-__all__ = ["DetenteAEC", "env", "observation_json"]
+__all__ = ["DetenteAEC", "DetenteParallel", "env", "observation_json", "parallel_env"]

@@ -1,22 +1,31 @@
-"""A detente game as a PettingZoo AEC environment (any game with the ACTION_ENCODING capability).
+"""A detente game as a PettingZoo environment (any game with the ACTION_ENCODING capability): an
+AEC environment (`env`) for every such game, a parallel one (`parallel_env`) for games with
+simultaneous moves.
 
     from ops.bridges.pettingzoo import env
     e = env("battleline")
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
-        e.step(None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"]))
+        e.step(None if terminated or truncated else e.action_space(agent).sample(info["action_mask"]))
 
 - Agents are `player_0` ... in seat order. Actions are numbers of the game's action vocabulary
   (`Game.encode_action` / `decode_action`): `Discrete(num_distinct_actions)`.
-- An observation is `{"observation", "action_mask"}`: the seat's detente observation as canonical
-  JSON (sorted keys, UTF-8 bytes, zero-padded to `OBSERVATION_BYTES`: `observation_json` reads it
-  back), and 1 at the numbers of the seat's legal actions. `infos[agent]["observation"]` holds the
-  same observation as a dict.
+- An observation is the seat's tensor (`Game.observation_tensor`, the VIEWS capability):
+  `Box(float32)` of `observation_shape`, bounded by +-OBSERVATION_BOUND (the built-in tensors are
+  scaled to about [0, 1]; an unbounded count, Risk's armies, may pass 1). The action mask is
+  `infos[agent]["action_mask"]` (int8, 1 at the numbers of the seat's legal actions; only the
+  seat to act has ones), as PettingZoo's tests and trainers read it; `observation_dict(agent)` is
+  the seat's detente observation itself. A game without VIEWS gives its observation as canonical
+  JSON bytes (zero-padded to OBSERVATION_BYTES: `observation_json` reads it back) instead.
 - Chance is drawn by the environment from `random.Random(seed)` (`reset(seed=...)`), as detente's
-  referee draws it; a simultaneous node is asked of its players one after another and applied
-  when the last has chosen (nobody sees the others' choices before). Talk channels are not
-  offered: the environment plays the game's actions only.
+  referee draws it. In the AEC environment a simultaneous node is asked of its players one after
+  another and applied when the last has chosen (nobody sees the others' choices before). Talk
+  channels are not offered: the environment plays the game's actions only.
+- The parallel environment asks every seat at every step: a seat with nothing to do this step has
+  one legal number, `num_distinct_actions` (wait), so its space is `Discrete(num_distinct_actions
+  + 1)`; a number that is not legal for the seat plays the rules' default action, as detente's
+  referee does for an agent's illegal answer (`infos[agent]["illegal"]` says so).
 - Rewards: the game's returns, at its end. `render()`: the state's text (`render_mode="ansi"`), or
   the plugin's SVG board for the whole game (`render_mode="svg"`).
 """
@@ -28,33 +37,31 @@ import random
 from typing import Any
 
 from actors.policy import OBSERVATION_BYTES, encode_observation
-from games.api import ACTION_ENCODING, Game, Options, State
+from games.api import ACTION_ENCODING, SIMULTANEOUS, VIEWS, Game, Options, State
 from games.registry import get_game, get_plugin
 
 try:
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
 except ImportError:  # the optional extra is not installed: env() says so
-    np, spaces, AECEnv = None, None, object
+    np, spaces, AECEnv, ParallelEnv = None, None, object, object
 
 MISSING = "PettingZoo environments need the optional extra: pip install 'detente[pettingzoo]'"
+OBSERVATION_BOUND = 1e6  # the observation Box's bound either side (ours: finite, far above any tensor's value)
 
 
 def observation_json(observation) -> dict[str, Any]:
-    """The detente observation an environment's zero-padded JSON bytes hold."""
+    """The detente observation an environment's zero-padded JSON bytes hold (games without VIEWS)."""
     return json.loads(bytes(observation).rstrip(b"\0").decode("utf-8"))
 
 
-class DetenteAEC(AECEnv):
-    """One detente game (by registry name, with game options) as a PettingZoo AEC environment."""
+class _Seats:
+    """What both environments share: the game, its numbering, the seats' spaces and views."""
 
-    metadata = {"render_modes": ["ansi", "svg"], "name": "detente", "is_parallelizable": False}
-
-    def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None):
+    def _setup(self, game: str, options: dict[str, Any] | None, render_mode: str | None, extra_actions: int) -> None:
         if spaces is None:
             raise ImportError(MISSING)
-        super().__init__()
         self.game: Game = get_game(game)
         self.game_options: Options = self.game.options(options)
         if not self.game.has(ACTION_ENCODING, self.game_options):
@@ -64,14 +71,18 @@ class DetenteAEC(AECEnv):
         self.metadata = {**self.metadata, "name": f"detente_{game}"}
         self.render_mode = render_mode
         self.num_actions = self.game.num_distinct_actions(self.game_options)
+        self.tensors = self.game.has(VIEWS, self.game_options)
         n = self.game.num_players(self.game_options)
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
-        self._action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
-        self._observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(0, 255, (OBSERVATION_BYTES,), np.uint8),
-            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-        }) for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(self.num_actions + extra_actions) for a in self.possible_agents}
+        if self.tensors:
+            shape = tuple(self.game.observation_shape(self.game_options))
+            self._observation_spaces = {a: spaces.Box(-OBSERVATION_BOUND, OBSERVATION_BOUND, shape, np.float32)
+                                        for a in self.possible_agents}
+        else:
+            self._observation_spaces = {a: spaces.Box(0, 255, (OBSERVATION_BYTES,), np.uint8) for a in self.possible_agents}
+        self._encode = {}  # action name -> number, filled as actions are met
         self.state: State | None = None
 
     def observation_space(self, agent: str):
@@ -80,7 +91,54 @@ class DetenteAEC(AECEnv):
     def action_space(self, agent: str):
         return self._action_spaces[agent]
 
-    # -- the game's course ---------------------------------------------------------------------
+    def observation_dict(self, agent: str) -> dict[str, Any]:
+        """The seat's detente observation (what its tensor encodes)."""
+        return self.state.observation(self._seat[agent])
+
+    def _view(self, seat: int):
+        seen = self.state.observation(seat)
+        if self.tensors:
+            return self.game.observation_tensor(self.game_options, seat, seen)
+        return encode_observation(seen)
+
+    def _number(self, name: str) -> int:
+        number = self._encode.get(name)
+        if number is None:
+            number = self._encode[name] = self.game.encode_action(self.game_options, name)
+        return number
+
+    def _mask(self, seat: int, size: int):
+        mask = np.zeros(size, np.int8)
+        for name in self.state.legal_actions(seat):
+            mask[self._number(name)] = 1
+        return mask
+
+    def _chance(self) -> None:
+        while self.state.is_chance():
+            self.state.apply_chance(self.state.sample_chance(self._rng))
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        if self.render_mode == "svg":
+            from games.plugin import resolve
+
+            board = get_plugin(self.game.name).board
+            return resolve(board)(self.state, None) if board else self.state.render()
+        return self.state.render()
+
+    def close(self) -> None:
+        self.state = None
+
+
+class DetenteAEC(_Seats, AECEnv):
+    """One detente game (by registry name, with game options) as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "svg"], "name": "detente", "is_parallelizable": False}
+
+    def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None):
+        AECEnv.__init__(self)
+        self._setup(game, options, render_mode, 0)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._rng = random.Random(seed)
@@ -105,7 +163,8 @@ class DetenteAEC(AECEnv):
         if name not in self.state.legal_actions(seat):
             raise ValueError(f"{agent}: action {int(action)} ({name!r}) is not legal here")
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        for a in self.agents:
+            self.rewards[a] = 0.0
         self._pending[seat] = name
         if len(self._pending) == len(self.state.current_players()):
             self.state.apply_actions(dict(sorted(self._pending.items())))
@@ -114,46 +173,96 @@ class DetenteAEC(AECEnv):
         self._accumulate_rewards()
 
     def _advance(self) -> None:
-        """Draw chance, then select the next seat to act, or end the game."""
+        """Draw chance, then select the next seat to act (its mask in its infos), or end the game."""
+        self._chance()
         state = self.state
-        while state.is_chance():
-            state.apply_chance(state.sample_chance(self._rng))
         if state.is_terminal():
             returns = state.outcome().returns
             for agent in self.agents:
                 self.rewards[agent] = float(returns[self._seat[agent]])
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]
-        else:
-            waiting = [p for p in state.current_players() if p not in self._pending]
-            self.agent_selection = self.possible_agents[waiting[0]]
-        self.infos = {a: {"observation": state.observation(self._seat[a])} for a in self.agents}
+            self.infos = {a: {"action_mask": np.zeros(self.num_actions, np.int8)} for a in self.agents}
+            return
+        waiting = [p for p in state.current_players() if p not in self._pending]
+        self.agent_selection = self.possible_agents[waiting[0]]
+        self.infos = {a: {"action_mask": self._mask(self._seat[a], self.num_actions) if a == self.agent_selection
+                          else np.zeros(self.num_actions, np.int8)} for a in self.agents}
 
-    # -- what an agent sees ----------------------------------------------------------------------
+    def observe(self, agent: str):
+        return self._view(self._seat[agent])
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
-        observation = encode_observation(self.state.observation(seat))
-        mask = np.zeros(self.num_actions, np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            for name in self.state.legal_actions(seat):
-                mask[self.game.encode_action(self.game_options, name)] = 1
-        return {"observation": observation, "action_mask": mask}
 
-    def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
-            return None
-        if self.render_mode == "svg":
-            from games.plugin import resolve
+class DetenteParallel(_Seats, ParallelEnv):
+    """One detente game as a PettingZoo parallel environment: every seat answers every step."""
 
-            board = get_plugin(self.game.name).board
-            return resolve(board)(self.state, None) if board else self.state.render()
-        return self.state.render()
+    metadata = {"render_modes": ["ansi", "svg"], "name": "detente"}
 
-    def close(self) -> None:
-        self.state = None
+    def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None):
+        self._setup(game, options, render_mode, 1)
+        self.wait = self.num_actions  # the number of a seat with nothing to do this step
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._rng = random.Random(seed)
+        for agent in self.possible_agents:
+            self._action_spaces[agent].seed(None if seed is None else seed + self._seat[agent])
+        self.state = self.game.new_initial_state(self.game_options)
+        self.agents = list(self.possible_agents)
+        self._chance()
+        return self._observations(), self._infos({})
+
+    def step(self, actions: dict[str, int]):
+        state = self.state
+        chosen, illegal = {}, set()
+        for seat in state.current_players():
+            agent = self.possible_agents[seat]
+            number = actions.get(agent)
+            legal = state.legal_actions(seat)
+            name = self.game.decode_action(self.game_options, int(number)) \
+                if number is not None and 0 <= int(number) < self.num_actions else None
+            if name not in legal:
+                illegal.add(agent)
+                name = state.default_action(seat)
+            chosen[seat] = name
+        state.apply_actions(chosen)
+        self._chance()
+        rewards = {a: 0.0 for a in self.agents}
+        done = state.is_terminal()
+        if done:
+            returns = state.outcome().returns
+            rewards = {a: float(returns[self._seat[a]]) for a in self.agents}
+        observations, infos = self._observations(), self._infos({a: a in illegal for a in self.agents})
+        terminations = {a: done for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if done:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, Any]:
+        return {a: self._view(self._seat[a]) for a in self.agents}
+
+    def _infos(self, illegal: dict[str, bool]) -> dict[str, dict[str, Any]]:
+        acting = set(self.state.current_players()) if not self.state.is_terminal() else set()
+        infos = {}
+        for agent in self.agents:
+            seat = self._seat[agent]
+            if seat in acting:
+                mask = self._mask(seat, self.num_actions + 1)
+            else:
+                mask = np.zeros(self.num_actions + 1, np.int8)
+                mask[self.wait] = 1
+            infos[agent] = {"action_mask": mask, "illegal": illegal.get(agent, False)}
+        return infos
 
 
 def env(game: str, options: dict[str, Any] | None = None, render_mode: str | None = None) -> DetenteAEC:
     """The AEC environment of `game` (a registry name) with these game options."""
     return DetenteAEC(game, options, render_mode)
+
+
+def parallel_env(game: str, options: dict[str, Any] | None = None, render_mode: str | None = None) -> DetenteParallel:
+    """The parallel environment of `game`, for games with simultaneous moves (SIMULTANEOUS)."""
+    found = get_game(game)
+    if not found.has(SIMULTANEOUS, found.options(options)):
+        raise ValueError(f"{game} has no simultaneous moves: its AEC environment (env) is the one to use")
+    return DetenteParallel(game, options, render_mode)
