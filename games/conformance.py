@@ -189,8 +189,6 @@ def check_views(game: Game, options: dict[str, Any] | None = None,
     unchanged, equal on a second call); the tensor is float32, finite, of `observation_shape`; and
     for games with private information a resampled state (which the seat cannot tell apart) gives
     the same text and tensor."""
-    import copy
-
     import numpy
 
     opts = game.options(options)
@@ -204,10 +202,10 @@ def check_views(game: Game, options: dict[str, Any] | None = None,
     described: set[str] = set()
 
     def views(seat: int, observation: dict[str, Any], where: str) -> tuple[str, bytes]:
-        before = copy.deepcopy(observation)
+        before = msgpack.packb(observation)
         text = game.observation_text(opts, seat, observation)
         tensor = game.observation_tensor(opts, seat, observation)
-        assert observation == before, f"{where}: a view of seat {seat}'s observation changed it"
+        assert msgpack.packb(observation) == before, f"{where}: a view of seat {seat}'s observation changed it"
         assert isinstance(text, str) and text.strip(), f"{where}: observation_text of seat {seat} is empty"
         assert isinstance(tensor, numpy.ndarray) and tensor.dtype == numpy.float32, (
             f"{where}: observation_tensor of seat {seat} is not a float32 numpy array")
@@ -221,7 +219,7 @@ def check_views(game: Game, options: dict[str, Any] | None = None,
         for seat in range(n):
             observation = state.observation(seat)
             first = views(seat, observation, where)
-            again = views(seat, copy.deepcopy(observation), where)
+            again = views(seat, msgpack.unpackb(msgpack.packb(observation)), where)  # an equal copy
             assert first == again, (f"{where}: the views of seat {seat} differ for an equal observation "
                                     f"(a set iterated? state kept between calls?)")
             if hidden:
