@@ -43,8 +43,12 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
             begin = getattr(actor, "begin_game", None)
             if begin is not None:
                 begin(header, seat_of(address))
+    version = header.get("format", FORMAT_VERSION)
+    for actor in actors.values():  # agents whose messages depend on the log format (President.log_format)
+        if hasattr(actor, "log_format"):
+            actor.log_format = version
     if referee:
         actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
                                   chance_seed=header.get("chance_seed"),
-                                  digest_every=digest_every(header.get("format", FORMAT_VERSION)))
+                                  digest_every=digest_every(version))
     return dict(sorted(actors.items()))

@@ -12,8 +12,12 @@ class RandomStrategyOffice(StrategyOffice):
     """Suggests up to `width` distinct legal actions drawn uniformly, all of equal utility.
 
     With equal utilities the President's pick among them is uniform, so the agent plays
-    uniformly random legal actions while its advice still crosses the bus.
+    uniformly random legal actions. `local`: its answer is a pure function of the request and its own
+    generator, so from log format 3 on the President asks its own copy directly (no message, no
+    record) and draws the same actions as when the advice crossed the bus.
     """
+
+    local = True
 
     def __init__(self, address: str, seed: int, width: int = 3):
         super().__init__(address, seed)

@@ -77,4 +77,7 @@ class AlphaAgent:
         names = sorted(options.office_names())
         addresses = {name: office_address(seat, name) for name in names}
         president = self.president(player_address(seat), seed, seat, addresses, options)
-        return [president, *(self.offices[name](addresses[name], seed, options) for name in names)]
+        offices = [self.offices[name](addresses[name], seed, options) for name in names]
+        if any(getattr(office, "local", False) for office in offices):  # its own copies: see President.attach_local
+            president.attach_local({name: self.offices[name](addresses[name], seed, options) for name in names})
+        return [president, *offices]

@@ -95,6 +95,18 @@ class President(Actor):
         self.kb = KnowledgeBase({"seat": seat, "traits": traits.model_dump(), "inbox": []})
         self.job: _Job | None = None
         self._roles: tuple[dict[str, str], dict[str, str]] = ({}, {})  # (offices, address -> role) of them
+        # offices asked in this process instead of over the bus (`attach_local`), from log format 3 on
+        # (actors.lineup tells every actor with a `log_format` its header's; 2 until told: the old way)
+        self.log_format = 2
+        self._local: dict[str, Actor] = {}
+
+    def attach_local(self, offices: dict[str, Actor]) -> None:
+        """This player's offices that declare `local` (a pure answer: the request and the office's own
+        generator in, suggestions out, nothing to record): from format 3 on the President asks each
+        with a direct call on its own copy, so neither the request nor the reply is a message (the
+        same draws, so the same actions). The copy is built with the player, so every placement
+        makes the same calls; the office's own actor, wherever it runs, hears nothing."""
+        self._local = {role: office for role, office in sorted(offices.items()) if getattr(office, "local", False)}
 
     def handle(self, message: Message) -> list[Message]:
         if isinstance(message, (ActRequest, TalkTurn)):
@@ -172,8 +184,13 @@ class President(Actor):
             fields = {"sender": self.address, "to": self.offices[step.role], "kind": "office_request", "task": step.task,
                       "turn": request.turn, "view": view, "legal": legal}
             if step.task not in _TASKS or type(view) is not dict:
-                return [OfficeRequest(**fields)]  # validated: a hook's mistake raises here, as it always did
-            return [built(OfficeRequest, fields)]
+                asking = OfficeRequest(**fields)  # validated: a hook's mistake raises here, as it always did
+            else:
+                asking = built(OfficeRequest, fields)
+            local = self._local.get(step.role) if self._local and self.log_format >= 3 else None
+            if local is not None and local.address == asking.to:
+                return self._on_reply(local.handle(asking)[0])  # an office's failure is the President's here
+            return [asking]
         self.job = None
         if request.kind == "talk_turn":
             return [built(Talk, {"sender": self.address, "to": REFEREE, "kind": "talk", "turn": request.turn,
