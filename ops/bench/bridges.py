@@ -4,8 +4,11 @@
   Game/State API over pyspiel: the referee's loop without the bus) and through the whole stack
   (referee, random agents' Presidents and offices, bus, msgpack log), against OpenSpiel's own
   Python loop over the same pyspiel game;
-- a random game of detente's Hanabi as a PettingZoo AEC environment (masked random actions)
-  against OpenSpiel's Hanabi (HLE, C++ behind pybind11) in OpenSpiel's loop.
+- random steps per second of detente's Hanabi as a PettingZoo AEC environment (masked random
+  actions, the tensor observation each step) against OpenSpiel's Hanabi (HLE, C++ behind
+  pybind11) in OpenSpiel's loop with `observation_tensor()` of the player to act each step;
+- the same for Battle Line: the PettingZoo environment against OpenSpiel's loop over the exported
+  `detente_battleline` (ops/bridges/openspiel/export.py) with its observation tensor each step.
 
     python -m ops.bench.bridges [--seconds 2]
 """
@@ -69,6 +72,54 @@ def stack(name: str):
     return play
 
 
+def _steps_rate(play, seconds: float) -> float:
+    """Steps per second of `play(i) -> steps` over about `seconds`."""
+    n, steps, t0 = 0, 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        steps += play(n)
+        n += 1
+    return steps / (time.perf_counter() - t0)
+
+
+def pettingzoo_steps(name: str, options: dict):
+    """A random game of the PettingZoo environment: each step reads the tensor and the mask."""
+    from ops.bridges.pettingzoo import env
+
+    e = env(name, options)
+    rng = random.Random(0)
+
+    def play(i: int) -> int:
+        e.reset(seed=i)
+        steps = 0
+        for _ in e.agent_iter():
+            obs, _, terminated, truncated, info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+            steps += 1
+        return steps
+    return play
+
+
+def openspiel_tensor_steps(spiel):
+    """OpenSpiel's loop over `spiel`: each decision reads `observation_tensor()` of the player to act."""
+    rng = random.Random(0)
+
+    def play(_: int) -> int:
+        state, steps = spiel.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.observation_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        return steps
+    return play
+
+
 def pettingzoo_hanabi():
     from ops.bridges.pettingzoo import env
 
@@ -78,8 +129,8 @@ def pettingzoo_hanabi():
     def play(i: int) -> None:
         e.reset(seed=i)
         for agent in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
-            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            obs, _, terminated, truncated, info = e.last()
+            e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(info["action_mask"]))))
     return play
 
 
@@ -97,10 +148,17 @@ def main(argv: list[str] | None = None) -> None:
         whole = _rate(stack(name), s)
         print(f"{short}: OpenSpiel's loop {theirs:,.0f} games/s; bridge (State API) {ours:,.0f} games/s "
               f"(ratio {ours / theirs:.3f}); whole stack {whole:,.0f} games/s (ratio {whole / theirs:.4f})")
-    theirs = _rate(openspiel_loop(pyspiel.load_game("hanabi", {"players": 2})), s)
-    ours = _rate(pettingzoo_hanabi(), s)
-    print(f"hanabi: OpenSpiel's Hanabi {theirs:,.0f} games/s; detente's Hanabi as a PettingZoo env "
-          f"{ours:,.0f} games/s (ratio {ours / theirs:.3f})")
+    theirs = _steps_rate(openspiel_tensor_steps(pyspiel.load_game("hanabi", {"players": 2})), s)
+    ours = _steps_rate(pettingzoo_steps("hanabi", {"players": 2}), s)
+    print(f"hanabi steps/s with tensor observations: OpenSpiel's Hanabi {theirs:,.0f}; detente's Hanabi as a "
+          f"PettingZoo env {ours:,.0f} (ratio {ours / theirs:.3f})")
+    from ops.bridges.openspiel.export import register
+
+    register(["battleline"])
+    theirs = _steps_rate(openspiel_tensor_steps(pyspiel.load_game("detente_battleline", {"options": "{}"})), s)
+    ours = _steps_rate(pettingzoo_steps("battleline", {}), s)
+    print(f"battleline steps/s with tensor observations: OpenSpiel's loop over detente_battleline {theirs:,.0f}; "
+          f"the PettingZoo env {ours:,.0f} (ratio {ours / theirs:.3f})")
 
 
 if __name__ == "__main__":

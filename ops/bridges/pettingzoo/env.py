@@ -82,7 +82,10 @@ class _Seats:
                                         for a in self.possible_agents}
         else:
             self._observation_spaces = {a: spaces.Box(0, 255, (OBSERVATION_BYTES,), np.uint8) for a in self.possible_agents}
-        self._encode = {}  # action name -> number, filled as actions are met
+        vocabulary = self.game.action_vocabulary(self.game_options)
+        self._encode = {name: number for number, name in enumerate(vocabulary)}  # action name -> number
+        self._idle = np.zeros(self.num_actions + extra_actions, np.int8)  # the mask of a seat not to act (shared)
+        self._idle.flags.writeable = False
         self.state: State | None = None
 
     def observation_space(self, agent: str):
@@ -101,16 +104,10 @@ class _Seats:
             return self.game.observation_tensor(self.game_options, seat, seen)
         return encode_observation(seen)
 
-    def _number(self, name: str) -> int:
-        number = self._encode.get(name)
-        if number is None:
-            number = self._encode[name] = self.game.encode_action(self.game_options, name)
-        return number
-
     def _mask(self, seat: int, size: int):
         mask = np.zeros(size, np.int8)
-        for name in self.state.legal_actions(seat):
-            mask[self._number(name)] = 1
+        encode = self._encode
+        mask[[encode[name] for name in self.state.legal_actions(seat)]] = 1
         return mask
 
     def _chance(self) -> None:
@@ -160,7 +157,7 @@ class DetenteAEC(_Seats, AECEnv):
             return
         seat = self._seat[agent]
         name = self.game.decode_action(self.game_options, int(action))
-        if name not in self.state.legal_actions(seat):
+        if not self.infos[agent]["action_mask"][int(action)]:  # the mask _advance made for this node
             raise ValueError(f"{agent}: action {int(action)} ({name!r}) is not legal here")
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
@@ -182,12 +179,12 @@ class DetenteAEC(_Seats, AECEnv):
                 self.rewards[agent] = float(returns[self._seat[agent]])
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]
-            self.infos = {a: {"action_mask": np.zeros(self.num_actions, np.int8)} for a in self.agents}
+            self.infos = {a: {"action_mask": self._idle} for a in self.agents}
             return
         waiting = [p for p in state.current_players() if p not in self._pending]
-        self.agent_selection = self.possible_agents[waiting[0]]
-        self.infos = {a: {"action_mask": self._mask(self._seat[a], self.num_actions) if a == self.agent_selection
-                          else np.zeros(self.num_actions, np.int8)} for a in self.agents}
+        selected = self.agent_selection = self.possible_agents[waiting[0]]
+        self.infos = {a: {"action_mask": self._mask(waiting[0], self.num_actions) if a == selected else self._idle}
+                      for a in self.agents}
 
     def observe(self, agent: str):
         return self._view(self._seat[agent])
