@@ -1,0 +1,230 @@
+"""The cost of a decision through the whole stack, against the rules' own work, in one run.
+
+    python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
+
+For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
+
+- rules alone: the game's `State` played with uniformly random legal moves, chance drawn by the
+  rules (what a game costs before detente adds anything);
+- the whole stack: `actors.match.record` of a seeded game (referee, each seat's President and its
+  random Strategy Office, the bus, every record encoded and framed into a log in memory), inline,
+  in the current log format (3) and in format 2 (a state digest in every step record: the stack as
+  it was before format 3), interleaved in the same run;
+- the ratio stack / rules (goal: at most 4x), in CPU time per game, best of the rounds;
+- the cost model per decision (decisions: act records): records by kind, bytes encoded, state
+  digests, observations sent (act requests and talk turns carry one each), messages built with
+  validation (a pydantic constructor) against those `built` without it;
+- bytes per game, plain and packed (zstd, the tournament default), in both formats.
+
+Then Kuhn poker through the whole stack against OpenSpiel's own loop (where open_spiel is
+installed; goal >= 0.2). Rates are CPU time (process time) on whatever box runs it: on a shared box
+the ratios are the figures to read, not the rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import random
+import time
+from collections import Counter
+from typing import Any
+
+GAMES: dict[str, tuple[int, dict[str, Any]]] = {  # name -> (players, options)
+    "battleline": (2, {}),
+    "risk": (3, {}),
+    "dominoes": (4, {"target": 1}),  # one scored hand
+    "hanabi": (2, {"players": 2}),
+    "werewolves": (10, {}),
+}
+
+
+def rules_alone(name: str, seconds: float) -> float:
+    """CPU seconds per game of random legal play on the rules alone."""
+    from actors.match import game_options
+    from games.registry import get_game
+
+    game = get_game(name)
+    opts = game_options(name, GAMES[name][1])
+    rng = random.Random(1)
+    n, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds or n == 0:
+        state = game.new_initial_state(opts)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+            else:
+                state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+        n += 1
+    return (time.process_time() - t0) / n
+
+
+def _header(name: str, seed: int, version: int) -> dict[str, Any]:
+    from actors.match import make_header
+    from actors.registry import parse_lineup
+
+    players, options = GAMES[name]
+    return {"format": version, **make_header(name, seed, parse_lineup("random", players), options)}
+
+
+def stack(name: str, seconds: float, version: int) -> float:
+    """CPU seconds per game through the whole stack (header made, game played, log in memory)."""
+    from actors.match import record
+
+    n, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds or n == 0:
+        record(_header(name, n, version))
+        n += 1
+    return (time.process_time() - t0) / n
+
+
+class _Validated:
+    """Counts messages made by a pydantic constructor (validated) while it is on."""
+
+    def __init__(self) -> None:
+        from bus.messages import Message
+
+        self.n = 0
+        self._cls = Message
+        self._init = Message.__init__
+
+    def __enter__(self) -> "_Validated":
+        init = self._init
+
+        def counting(model, **data):
+            self.n += 1
+            init(model, **data)
+        self._cls.__init__ = counting
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._cls.__init__ = self._init
+
+
+def cost_model(name: str, version: int, games: int = 3) -> dict[str, Any]:
+    """Per-game counts of what the stack does (averaged over `games` seeded games)."""
+    from actors.match import play, record
+    from bus.log import PackedLogWriter, parse_log
+
+    kinds: Counter[str] = Counter()
+    plain = packed = digests = observations = validated = built = 0
+    for seed in range(games):
+        header = _header(name, seed, version)
+        made = _count_built()
+        with _Validated() as v:
+            data = record(header)
+        validated += v.n
+        built += made()
+        plain += len(data)
+        buf = io.BytesIO()
+        writer = PackedLogWriter(buf, method="zstd")
+        writer.header(header)
+        play(header, writer)
+        writer.end_game()
+        packed += len(buf.getvalue())
+        for r in parse_log(data).games[0].records:
+            msg = r["msg"]
+            kinds[msg["kind"]] += 1
+            digests += bool(msg.get("digest"))
+            observations += msg["kind"] in ("act_request", "talk_turn")
+    decisions = kinds["act"] or 1
+    return {"decisions": kinds["act"] / games, "records": sum(kinds.values()) / games,
+            "per_decision": {k: n / decisions for k, n in sorted(kinds.items())},
+            "digests": digests / games, "observations": observations / games, "validated": validated / games,
+            "built": built / games, "plain": plain / games, "packed": packed / games}
+
+
+def _count_built():
+    """A counter of messages made by `built` (without validation) from now on."""
+    import bus.messages as m
+
+    start = _MADE[0]
+    if not _MADE[1]:
+        new = m._new
+
+        def counting_new(cls):
+            _MADE[0] += 1
+            return new(cls)
+        m._new = counting_new
+        _MADE[1] = True
+    return lambda: _MADE[0] - start
+
+
+_MADE = [0, False]
+
+
+def kuhn(seconds: float) -> tuple[float, float] | None:
+    """Games/s of Kuhn poker in OpenSpiel's own loop and through the whole stack (None without open_spiel)."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return None
+    from ops.bench.bridges import _rate, openspiel_loop, stack as bridge_stack
+    from games.registry import get_game
+
+    name = "openspiel-kuhn_poker"
+    theirs = _rate(openspiel_loop(get_game(name).spiel(get_game(name).options({}))), seconds)
+    ours = _rate(bridge_stack(name), seconds)
+    return theirs, ours
+
+
+def profile(name: str, games: int) -> None:
+    from actors.match import record
+
+    record(_header(name, 10**6, 3))
+    prof = cProfile.Profile()
+    prof.enable()
+    for seed in range(games):
+        record(_header(name, seed, 3))
+    prof.disable()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--profile", default=None, help="print a cProfile of GAME's random games instead")
+    args = parser.parse_args(argv)
+    if args.profile:
+        return profile(args.profile, 20)
+    names = [n for n in GAMES if not args.only or n in args.only]
+    for name in names:  # warm: imports and first-use caches outside the timing
+        stack(name, 0, 3)
+        rules_alone(name, 0)
+    print(f"CPU ms per game, best of {args.rounds} interleaved rounds of {args.seconds:g} s; random agents; "
+          "stack = inline, log written in memory")
+    print(f"{'game':<12}{'rules':>9}{'stack f3':>10}{'x rules':>9}{'stack f2':>10}{'x rules':>9}"
+          f"{'plain f2':>12}{'plain f3':>12}{'zstd f2':>11}{'zstd f3':>11}")
+    for name in names:
+        best = {"rules": [], "f3": [], "f2": []}
+        for _ in range(args.rounds):
+            best["rules"].append(rules_alone(name, args.seconds))
+            best["f3"].append(stack(name, args.seconds, 3))
+            best["f2"].append(stack(name, args.seconds, 2))
+        r, s3, s2 = (min(best[k]) * 1000 for k in ("rules", "f3", "f2"))
+        c2, c3 = cost_model(name, 2), cost_model(name, 3)
+        print(f"{name:<12}{r:>9.3f}{s3:>10.3f}{s3 / r:>9.1f}{s2:>10.3f}{s2 / r:>9.1f}"
+              f"{c2['plain']:>12,.0f}{c3['plain']:>12,.0f}{c2['packed']:>11,.0f}{c3['packed']:>11,.0f}", flush=True)
+        per = ", ".join(f"{k} {v:.2f}" for k, v in c3["per_decision"].items())
+        d = c3["decisions"]
+        print(f"  a game: {d:,.0f} decisions, {c3['records']:,.0f} records; per decision: {per}; "
+              f"{c3['plain'] / d:,.0f} bytes encoded (f2 {c2['plain'] / d:,.0f}); digests {c3['digests'] / d:.3f} "
+              f"(f2 {c2['digests'] / d:.3f}); observations {c3['observations'] / d:.2f}; messages validated "
+              f"{c3['validated'] / d:.3f}, objects built unvalidated {c3['built'] / d:.2f}; stack less rules "
+              f"{(s3 - r) / d * 1000:.1f} us (f2 {(s2 - r) / d * 1000:.1f} us)", flush=True)
+    if not args.only or "kuhn" in args.only:
+        found = kuhn(args.seconds)
+        if found is None:
+            print("kuhn poker: open_spiel not installed")
+        else:
+            theirs, ours = found
+            print(f"kuhn poker: OpenSpiel's loop {theirs:,.0f} games/s, whole stack {ours:,.0f} games/s "
+                  f"(ratio {ours / theirs:.4f}; goal >= 0.2)")
+
+
+if __name__ == "__main__":
+    main()
