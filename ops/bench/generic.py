@@ -5,8 +5,13 @@
         the process's own CPU time, which a shared box's load does not inflate), ISMCTS descents
         per second, and the wall median over the 50 ms goal (side by side, one run)
     python -m ops.bench.generic random [--games g1,g2] [--per-game 20] [--seed S] [--agent SPEC]
-        the agent (default generic) in one seat, rotated, random in the others; per game both
+        the agent (default generic) on one side (a seat or a team), rotated, random in the others
+        (a cooperative game: tables of the agent against tables of random players); per game both
         mean returns with 95% intervals and whether they are apart (S drawn at run time, printed)
+    python -m ops.bench.generic tables FIRST SECOND [--games g1,g2] [--per-game 20] [--seed S]
+        whole tables of one agent spec against whole tables of another (an office ablation:
+        generic against generic:offices=so), the same seeds for both; mean return per seat with 95%
+        intervals (S drawn at run time, printed)
     python -m ops.bench.generic versus ops/examples/generic_*.toml [--games N] [--seed S]
         plays each spec's lineup in process (seats rotated each game), seeds S, S+1, ...; S is
         drawn at run time unless given, and printed so the run can be repeated; per label: its
@@ -140,26 +145,58 @@ def versus(paths: list[str], games: int | None, seed: int) -> None:
 
 
 def against_random(names: list[str], games: int, seed: int, agent: str) -> None:
-    """`agent` in one seat (rotated each game), `random` in every other; per game the agent's and the
-    random seats' mean return (scaled to [0, 1]) with 95% intervals, and whether they are apart."""
+    """`agent` on one side (a seat, or every seat of a team, rotated each game), `random` in every
+    other seat; in a cooperative game (one team) alternate tables of the agent and of random players.
+    Per game the agent's and the random seats' mean return (scaled to [0, 1]) with 95% intervals,
+    and whether they are apart."""
     print(f"  {'game':<24} {'games':>5} {'agent return [95%]':>26} {'random return [95%]':>26}  apart  s")
     for name in names:
         game = get_game(name)
         options = dict(get_plugin(name).short_options)
         n_seats = game.num_players(game.options(options))
         span = (game.max_return - game.min_return) or 1.0
+        teams = game.teams(game.options(options))
         mine, theirs = [], []
         start = time.perf_counter()
         for k in range(games):
-            seat = k % n_seats
-            lineup = [AgentSpec(name="random") for _ in range(n_seats)]
-            lineup[seat] = parse_spec(agent)
+            # the agent takes one side (a seat, or a team's seats, rotated); in a game of one team
+            # (cooperative) a table of the agent and one of random players take turns
+            if len(teams) == 1:
+                ours = set(range(n_seats)) if k % 2 == 0 else set()
+            else:
+                ours = set(teams[k % len(teams)])
+            lineup = [parse_spec(agent) if s in ours else AgentSpec(name="random") for s in range(n_seats)]
             log = parse_log(record(make_header(name, seed + k, lineup, options))).games[0]
             returns = [(r - game.min_return) / span for r in log.records[-1]["msg"]["returns"]]
-            mine.append(returns[seat])
-            theirs.append(sum(r for s, r in enumerate(returns) if s != seat) / (n_seats - 1))
+            if len(teams) == 1:
+                (mine if ours else theirs).append(sum(returns) / n_seats)
+                continue
+            mine.append(sum(returns[s] for s in ours) / len(ours))
+            theirs.append(sum(r for s, r in enumerate(returns) if s not in ours) / (n_seats - len(ours)))
         a, b = mean_ci(mine), mean_ci(theirs)
         apart = "yes" if a[1] > b[2] else "no"
+        print(f"  {name:<24} {games:5d} {a[0]:8.3f} [{a[1]:.3f}, {a[2]:.3f}]   {b[0]:8.3f} [{b[1]:.3f}, {b[2]:.3f}]"
+              f"  {apart:>5}  {time.perf_counter() - start:.0f}", flush=True)
+
+
+def tables(names: list[str], games: int, seed: int, first: str, second: str) -> None:
+    """Whole tables of `first` against whole tables of `second`, taking turns on seeds seed, seed+1..;
+    per game each table's mean return per seat (scaled to [0, 1]) with 95% intervals."""
+    print(f"  {'game':<24} {'games':>5} {first[:24]:>26} {second[:24]:>26}  apart  s")
+    for name in names:
+        game = get_game(name)
+        options = dict(get_plugin(name).short_options)
+        n_seats = game.num_players(game.options(options))
+        span = (game.max_return - game.min_return) or 1.0
+        means: dict[str, list[float]] = {first: [], second: []}
+        start = time.perf_counter()
+        for k in range(games):
+            agent = first if k % 2 == 0 else second
+            log = parse_log(record(make_header(name, seed + k // 2, [parse_spec(agent)] * n_seats, options))).games[0]
+            returns = [(r - game.min_return) / span for r in log.records[-1]["msg"]["returns"]]
+            means[agent].append(sum(returns) / n_seats)
+        a, b = mean_ci(means[first]), mean_ci(means[second])
+        apart = "yes" if a[1] > b[2] or b[1] > a[2] else "no"
         print(f"  {name:<24} {games:5d} {a[0]:8.3f} [{a[1]:.3f}, {a[2]:.3f}]   {b[0]:8.3f} [{b[1]:.3f}, {b[2]:.3f}]"
               f"  {apart:>5}  {time.perf_counter() - start:.0f}", flush=True)
 
@@ -179,6 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--per-game", type=int, default=20)
     r.add_argument("--seed", type=int, default=None)
     r.add_argument("--agent", default="generic")
+    t = sub.add_parser("tables", help="tables of one agent against tables of another: mean returns, 95%% intervals")
+    t.add_argument("first")
+    t.add_argument("second")
+    t.add_argument("--games", default=",".join(game_names()))
+    t.add_argument("--per-game", type=int, default=20)
+    t.add_argument("--seed", type=int, default=None)
     s.add_argument("--sampler", default="auto", choices=("auto", "observation", "referee"))
     args = parser.parse_args(argv)
     if args.command == "speed":
@@ -187,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
         print(f"seed {seed} (drawn at run time; --seed {seed} repeats this run), agent {args.agent}")
         against_random([g for g in args.games.split(",") if g], args.per_game, seed, args.agent)
+    elif args.command == "tables":
+        seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
+        print(f"seed {seed} (drawn at run time; --seed {seed} repeats this run): {args.first} against {args.second}")
+        tables([g for g in args.games.split(",") if g], args.per_game, seed, args.first, args.second)
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
         print(f"seed {seed} (held out: drawn at run time; --seed {seed} repeats this run)")

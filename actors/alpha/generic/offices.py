@@ -169,7 +169,18 @@ class GenericStrategyOffice(StrategyOffice):
                     better = table[b][2] - table[theirs[0]][2]
                     pairs.append((tuple(sorted(((seat, turn, a), (other, turn, b)))), better))
         pairs.sort(key=lambda x: (-x[1], x[0]))
-        return [c for c, _ in pairs[: self.deal_candidates]]
+        out = [c for c, _ in pairs[: self.deal_candidates]]
+        # the whole table: every other member at its action best for this seat (of its two likeliest),
+        # this seat at its likeliest; a pact of three or more where a pair's is worth too little
+        others = [(other, max(sorted(table, key=lambda a: (-table[a][0], a))[:2], key=lambda a: (table[a][2], a)))
+                  for other, table in sorted(base.root.items())
+                  if other != seat and (not members or other in members) and len(table) >= 2]
+        if len(others) >= 2 and self.deal_candidates > 0:
+            for a in top:
+                grand = tuple(sorted([(seat, turn, a)] + [(o, turn, b) for o, b in others]))
+                if grand not in out:
+                    out.append(grand)
+        return out
 
     def _offered(self, seat: int, turn: int, view: dict[str, Any]) -> list[tuple]:
         out = []
