@@ -183,10 +183,21 @@ class NetnsCluster:
 
     def start(self, workers: list[Node] | None = None, timeout: float = 120) -> None:
         self.start_node(self.head)
-        self.wait_for_nodes(0, timeout)
+        self.wait_started([self.head], timeout)
         for node in self.workers if workers is None else workers:
             self.start_node(node)
         self.wait_for_nodes(len(self.workers if workers is None else workers), timeout)
+
+    def wait_started(self, nodes: list[Node], timeout: float = 120) -> None:
+        """Until each node's `ray start` says its node is up (read from its log: no process to start)."""
+        deadline = time.monotonic() + timeout
+        for node in nodes:
+            while "Ray runtime started" not in self.log_tail(node, whole=True):
+                if node.proc is not None and node.proc.poll() is not None:
+                    raise RuntimeError(f"`ray start` of {node.name} exited ({node.proc.returncode}): {self.log_tail(node)}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{node.name} did not start in {timeout:.0f}s: {self.log_tail(node)}")
+                time.sleep(0.1)
 
     def alive(self) -> list[dict]:
         """The cluster's live nodes as the head's GCS knows them (asked from the head's namespace)."""
@@ -203,8 +214,10 @@ class NetnsCluster:
         return json.loads(out.strip().splitlines()[-1]) if proc.returncode == 0 and out.strip() else []
 
     def wait_for_nodes(self, workers: int, timeout: float = 120) -> list[dict]:
-        """Until the head knows `workers` live workers (the head itself besides)."""
+        """Until the head knows `workers` live workers (the head itself besides); asked once the
+        nodes' `ray start` say they are up, since each question is a Python process of its own."""
         deadline = time.monotonic() + timeout
+        self.wait_started([n for n in self.nodes if n.proc is not None and n.proc.poll() is None], timeout)
         while time.monotonic() < deadline:
             if self.head.proc is not None and self.head.proc.poll() is not None:
                 raise RuntimeError(f"the head's `ray start` exited ({self.head.proc.returncode}): {self.log_tail(self.head)}")
@@ -214,9 +227,11 @@ class NetnsCluster:
             time.sleep(0.5)
         raise RuntimeError(f"the cluster did not reach {workers} live workers in {timeout:.0f}s")
 
-    def log_tail(self, node: Node) -> str:
+    def log_tail(self, node: Node, whole: bool = False) -> str:
+        """What the node's latest `ray start` printed (its last 2,000 characters unless `whole`)."""
         path = self.root / f"{node.name}{node.starts}.log"
-        return path.read_text(errors="replace")[-2000:] if path.exists() else ""
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return text if whole else text[-2000:]
 
     def pids_in(self, ns: str) -> list[int]:
         return pids_in(ns)

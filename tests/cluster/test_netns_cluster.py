@@ -9,11 +9,12 @@ writes its segments into the tournament folder, a folder every namespace sees (t
 machine's filesystem, as cluster nodes share an NFS or EFS volume); the driver indexes them
 there. Nothing is shipped back through Ray but the rows.
 
-The run: 2,000 random Werewolves games, played first on one worker alone (the reference), then
-across both, where one worker is lost mid-run (its link cut, every process of it killed, raylet
-included), the driver is killed once it has noticed, the lost worker rejoins, and a second
-driver finishes the run. Every game is recorded once, the games and the report are those of the
-one-worker run, and a sample replays. After teardown no namespace, Ray process or veth is left.
+The run: 2,000 random Werewolves games, played once in one process on this machine (the
+reference, `runners=0`: the runner's code without Ray, while the cluster starts), then across
+both workers, where one worker is lost mid-run (its link cut, every process of it killed, raylet
+included), the driver is killed once it has noticed, the lost worker rejoins, and a second driver
+finishes the run. Every game is recorded once, the games and the report are the reference's, and
+a sample replays. After teardown no namespace, Ray process or veth is left.
 
 Needs root and `ip` (iproute2); marked `cluster` and `slow`."""
 
@@ -57,51 +58,70 @@ def _can_make_namespaces() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def spec_file(tmp_path_factory):
+    """The example spec in batches of ten (a lost worker loses a few batches, not hundreds)."""
+    path = tmp_path_factory.mktemp("spec") / "werewolves.toml"
+    path.write_text(EXAMPLE.read_text().replace("seating = ", f"batch = {BATCH}\nseating = ", 1))
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference_run(spec_file, tmp_path_factory):
+    """The spec played on this machine alone, in one process (the runner's code, segments and
+    store, without Ray: `run_tournament(runners=0)`); started before the cluster, which it
+    overlaps, and waited for by `one_node`."""
     why = _can_make_namespaces()
     if why:
         if os.environ.get("CI") == "true":
             pytest.fail(f"the cluster test {why}; CI must run it")
         pytest.skip(why)
+    out = tmp_path_factory.mktemp("one") / "out"
+    code = ("import sys; from ops.tournament.spec import load_spec; from ops.tournament.runner import run_tournament; "
+            "s = run_tournament(load_spec(sys.argv[1], games=int(sys.argv[3])), sys.argv[2], runners=0); "
+            "print(s.recorded_now, s.runners, f'{s.seconds:.1f}')")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(spec_file), str(out), str(GAMES)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    yield proc, out
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(reference_run):
     made = NetnsCluster(Path(tempfile.mkdtemp(prefix="dtc", dir="/tmp")))
     try:
         made.make_network()
-        made.start(workers=[made.workers[0]])  # the second worker joins after the reference run
+        made.start()
         yield made
     finally:
         made.close()
 
 
 @pytest.fixture(scope="module")
-def spec_file(cluster):
-    """The example spec in batches of ten (a lost worker loses a few batches, not hundreds)."""
-    path = cluster.root / "werewolves.toml"
-    path.write_text(EXAMPLE.read_text().replace("seating = ", f"batch = {BATCH}\nseating = ", 1))
-    return path
-
-
-@pytest.fixture(scope="module")
-def one_worker(cluster, spec_file):
-    """The spec played on the first worker alone: the reference."""
-    out = cluster.root / "shared" / "one"
-    proc = _driver(cluster, spec_file, out)
-    line = _finished(proc, out)
-    assert line["recorded"] == GAMES and line["runners"] == 1, line
-    assert set(_placement(out).values()) == {cluster.workers[0].ip}
+def one_node(reference_run):
+    proc, out = reference_run
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr[-3000:]
+    recorded, runners, seconds = stdout.split()
+    assert int(recorded) == GAMES and int(runners) == 1, stdout
+    print(f"\none node, one process: {GAMES} games in {seconds}s")
     return out
 
 
-def test_worker_lost_driver_killed_run_resumed(cluster, spec_file, one_worker):
+def test_worker_lost_driver_killed_run_resumed(cluster, spec_file, one_node):
     w1, w2 = cluster.workers
-    cluster.start_node(w2)
-    cluster.wait_for_nodes(2)
-    out = cluster.root / "shared" / "two"
+    out = cluster.root / "shared" / "out"
 
     # 1. both workers play; the second is lost once its runner has written a few batches
     first = _driver(cluster, spec_file, out, tag="first")
     on = _wait_for_runners(out, {w1.ip, w2.ip}, first)
     _wait_for_bytes(out, on[w2.ip], 3 * BATCH * GAME_BYTES, first)
-    cluster.lose(w2)  # link cut, raylet and runner SIGKILLed
+    doomed = {pid: _name(pid) for pid in cluster.pids_in(w2.ns)}
+    runner_pid = _pid_of(out, on[w2.ip])
+    assert "raylet" in doomed.values() and runner_pid in doomed, doomed
+    cluster.lose(w2)  # link cut, then every process in its namespace SIGKILLed (raylet and runner among them)
+    assert cluster.pids_in(w2.ns) == [] and not any(_alive(pid) for pid in doomed)
     t_lost = time.monotonic()
 
     # 2. the driver notices (the runner's games go back to the queue), then is killed itself
@@ -140,10 +160,10 @@ def test_worker_lost_driver_killed_run_resumed(cluster, spec_file, one_worker):
     stale = _unindexed_copies(out, on[w2.ip], rows)
     print(f"copies left unindexed in the lost runner's segments: {len(stale)}")
 
-    # the same games as on one worker, row for row and byte for byte, and the same report
-    assert _results(out) == _results(one_worker)
-    assert _log_bytes(out) == _log_bytes(one_worker)
-    assert _report(out) == _report(one_worker)
+    # the same games as on one node, row for row and byte for byte, and the same report
+    assert _results(out) == _results(one_node)
+    assert _log_bytes(out) == _log_bytes(one_node)
+    assert _report(out) == _report(one_node)
     verify = _cli("replay", "verify", str(out), "--sample", "100")
     assert verify.returncode == 0 and "ok: 100 games reproduced" in verify.stdout, verify.stdout + verify.stderr
 
@@ -195,6 +215,25 @@ def _placement(out: Path) -> dict[str, str]:
     path = out / RUNNERS
     lines = path.read_text().splitlines() if path.is_file() else []
     return {entry["runner"]: entry["ip"] for entry in map(json.loads, lines)}
+
+
+def _pid_of(out: Path, runner: str) -> int:
+    """The process id of `runner`, as OUT/runners.jsonl has it."""
+    return next(e["pid"] for e in map(json.loads, (out / RUNNERS).read_text().splitlines()) if e["runner"] == runner)
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return "?"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")  # a zombie is dead
+    except OSError:
+        return False
 
 
 def _wait_for_runners(out: Path, ips: set[str], proc: subprocess.Popen) -> dict[str, str]:
