@@ -78,6 +78,6 @@ class AlphaAgent:
         addresses = {name: office_address(seat, name) for name in names}
         president = self.president(player_address(seat), seed, seat, addresses, options)
         offices = [self.offices[name](addresses[name], seed, options) for name in names]
-        if any(getattr(office, "local", False) for office in offices):  # its own copies: see President.attach_local
-            president.attach_local({name: self.offices[name](addresses[name], seed, options) for name in names})
+        if any(getattr(office, "local", False) for office in offices):  # see President.attach_local
+            president.attach_local(dict(zip(names, offices)))
         return [president, *offices]

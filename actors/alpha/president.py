@@ -103,9 +103,10 @@ class President(Actor):
     def attach_local(self, offices: dict[str, Actor]) -> None:
         """This player's offices that declare `local` (a pure answer: the request and the office's own
         generator in, suggestions out, nothing to record): from format 3 on the President asks each
-        with a direct call on its own copy, so neither the request nor the reply is a message (the
-        same draws, so the same actions). The copy is built with the player, so every placement
-        makes the same calls; the office's own actor, wherever it runs, hears nothing."""
+        with a direct call, so neither the request nor the reply is a message (the same draws, so the
+        same actions). The office objects are those built with the player in the President's own
+        process (actors.alpha.builder), so every placement makes the same calls: inline the office's
+        actor is that object and hears nothing over the bus; on Ray its actor elsewhere hears nothing."""
         self._local = {role: office for role, office in sorted(offices.items()) if getattr(office, "local", False)}
 
     def handle(self, message: Message) -> list[Message]:
