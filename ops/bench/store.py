@@ -145,7 +145,7 @@ def _record_replicas(out: Path, tables: list[str], first: int, last: int) -> Non
         store.db.execute(f"""
             insert into games select printf('g%08d', m.idx), m.idx, s.seed, s.seats, s.agent_names, s.agents,
                 s.scores, s.ranks, s.winners, s.roles, s.steps, s.records, s.summary, s.errors, s.duration_ms,
-                m.segment, m."offset", m.nbytes, 'replica', s.teams, s.extra, s.aborted, s.blame, s.seat_errors, s.model_calls
+                m.segment, m."offset", m.nbytes, 'replica', s.teams, s.extra, s.aborted, s.blame, s.seat_errors, s.model_calls, s.seat_faults, s.said
             from read_csv([{files}], header = false,
                           columns = {{'idx': 'BIGINT', 'src': 'BIGINT', 'segment': 'VARCHAR', 'offset': 'BIGINT',
                                      'nbytes': 'BIGINT'}}) m

@@ -48,7 +48,7 @@ def _agents(agents: list[dict[str, Any]], cooperative: bool) -> str:
         [] if cooperative else ["mean rank", "rating mu", "rating sigma"])
     rows = []
     for a in agents:
-        cells = [html.escape(a["agent"]), str(a["games"]), str(a["seats"]), _ci(a, "mean_score"), _ci(a, "win_rate"),
+        cells = [html.escape(a.get("name", a["agent"])), str(a["games"]), str(a["seats"]), _ci(a, "mean_score"), _ci(a, "win_rate"),
                  _share(a, "abort_rate", "aborted"), _share(a, "error_rate", "with_errors")]
         if not cooperative:
             r = a.get("rating") or {}

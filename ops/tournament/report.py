@@ -117,6 +117,8 @@ def build_report(store: Store) -> dict[str, Any]:
     report.update(format=REPORT_FORMAT, game=game, cooperative=cooperative, sections=_sections(game, db),
                   games_listed=_listed(db), model_calls=model_call_report(db),
                   capped=json.loads(store.get_meta(CAP_META) or "null"))
+    _name_agents(db, report["agents"], json.loads(store.get_meta("spec") or "{}"))
+    _agent_faults(db, report["agents"])
     calls = game_model_calls(db, [g["game_id"] for g in report["games_listed"]]) if report["model_calls"] else {}
     for g in report["games_listed"]:
         g["model_calls"] = calls.get(g["game_id"])
@@ -137,6 +139,81 @@ def build_report(store: Store) -> dict[str, Any]:
         for entry in report["agents"]:
             entry["rating"] = table.get(entry["agent"])
     return report
+
+
+def _has_column(db: Any, name: str) -> bool:
+    return bool(db.execute("select count(*) from information_schema.columns where table_name = 'games' "
+                           "and column_name = ?", [name]).fetchone()[0])
+
+
+def _name_agents(db: Any, agents: list[dict[str, Any]], spec: dict[str, Any]) -> None:
+    """Each agent's `name` as readers see it: its label; for an external agent the spec gave no
+    label, the name its handshake gave, its label beside it (`perl-agent 1.0 (exec:agent)`)."""
+    unlabelled = {e.get("agent") for e in spec.get("lineup") or () if not e.get("label")}
+    said: dict[str, str] = {}
+    if _has_column(db, "said"):
+        rows = db.execute("""select label, min(said) from (
+                select unnest(seats) as label, unnest(said) as said from games where said is not null)
+            group by label""").fetchall()
+        said = {label: text for label, text in rows if text}
+    for entry in agents:
+        label = entry["agent"]
+        text = said.get(label, "")
+        inner = text[text.find("[") + 1:text.rfind("]")] if "[" in text else ""
+        external = label.split(":", 1)[0] in ("exec", "ws") and label.split(":", 1)[0] in unlabelled
+        entry["name"] = f"{inner} ({label})" if external and inner and ":" not in inner else label
+
+
+def _agent_faults(db: Any, agents: list[dict[str, Any]]) -> None:
+    """Each agent's error events over the tournament: `errors` {count, games, by_category, first:
+    {game_id, seq, category, actor, reason}} (None where it had none, or the store predates it)."""
+    for entry in agents:
+        entry["errors"] = None
+    if not _has_column(db, "seat_faults"):
+        return
+    import json
+
+    by_label = {entry["agent"]: entry for entry in agents}
+
+    gids = dict(db.execute("select idx, game_id from games where seat_faults is not null").fetchall())
+    rows = db.execute("""select idx, label, cast(faults as varchar) from (
+            select idx, unnest(seats) as label, unnest(cast(seat_faults as json[])) as faults
+            from games where seat_faults is not null)
+        where cast(faults as varchar) <> 'null' order by idx""").fetchall()
+    for idx, label, text in rows:
+        entry = by_label.get(label)
+        if entry is None:
+            continue
+        faults = json.loads(text)
+        errs = entry["errors"]
+        if errs is None:
+            first = dict(faults["first"], game_id=gids[idx])
+            errs = entry["errors"] = {"count": 0, "games": 0, "by_category": {}, "first": first}
+        errs["games"] += 1
+        for category, n in faults["by_category"].items():
+            errs["by_category"][category] = errs["by_category"].get(category, 0) + n
+            errs["count"] += n
+    for entry in agents:
+        if entry["errors"]:
+            entry["errors"]["by_category"] = dict(sorted(entry["errors"]["by_category"].items()))
+
+
+def fault_lines(agents: list[dict[str, Any]]) -> list[str]:
+    """The agents that had errors, one line each: counts by category, the first with its game and seq."""
+    from ops.faults import REASON_CHARS
+
+    out = []
+    for a in agents:
+        e = a.get("errors")
+        if not e:
+            continue
+        first = e["first"]
+        reason = " ".join(str(first.get("reason", "")).split())
+        reason = reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS - 3] + "..."
+        by = ", ".join(f"{c} {n}" for c, n in e["by_category"].items())
+        out.append(f"  {a.get('name', a['agent'])}: {e['count']:,} errors in {e['games']:,} games ({by}); first in "
+                   f"{first['game_id']} at seq {first['seq']}, {first['category']} by {first['actor']}: {reason}")
+    return out
 
 
 def _sections(game: str | None, db: Any) -> list[dict[str, Any]]:
@@ -340,22 +417,23 @@ def format_text(report: dict[str, Any]) -> str:
              f"{report['games_with_agent_errors']} with agent errors); "
              f"mean {report['mean_steps'] or 0:.1f} steps, {report['mean_log_bytes'] or 0:,.0f} log bytes per game", ""]
     rates = f"{'abort rate':>12}{'error rate':>12}"
+    w = max([18] + [len(a.get("name", a["agent"])) + 2 for a in report["agents"]])  # names from handshakes may be longer
     if report.get("cooperative"):
-        head = f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'win rate [95% CI]':<26}{rates}"
+        head = f"{'agent':<{w}}{'seats':>7}  {'mean score [95% CI]':<26}{'win rate [95% CI]':<26}{rates}"
         lines += [head, "-" * len(head)]
-        lines += [f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'win_rate'):<26}"
+        lines += [f"{a.get('name', a['agent']):<{w}}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'win_rate'):<26}"
                   f"{_rate(a, 'abort_rate'):>12}{_rate(a, 'error_rate'):>12}" for a in report["agents"]]
         s = report["scores"]
         lines += ["", f"score per game (one team): mean {_ci(s, 'mean')}; distribution (score: games): "
                   + ", ".join(f"{k}: {v}" for k, v in s["histogram"].items())]
     else:
-        head = (f"{'agent':<18}{'seats':>7}  {'mean score [95% CI]':<26}{'mean rank [95% CI]':<26}"
+        head = (f"{'agent':<{w}}{'seats':>7}  {'mean score [95% CI]':<26}{'mean rank [95% CI]':<26}"
                 f"{'win rate [95% CI]':<26}{rates}{'rating mu/sigma':>16}")
         lines += [head, "-" * len(head)]
         for a in report["agents"]:
             r = a["rating"] or {"mu": math.nan, "sigma": math.nan}
             lines.append(
-                f"{a['agent']:<18}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'mean_rank'):<26}{_ci(a, 'win_rate'):<26}"
+                f"{a.get('name', a['agent']):<{w}}{a['seats']:>7}  {_ci(a, 'mean_score'):<26}{_ci(a, 'mean_rank'):<26}{_ci(a, 'win_rate'):<26}"
                 f"{_rate(a, 'abort_rate'):>12}{_rate(a, 'error_rate'):>12}{r['mu']:>9.2f}/{r['sigma']:<6.2f}"
             )
         lines += ["", "rank distribution (rank: seats)"]
@@ -379,6 +457,10 @@ def format_text(report: dict[str, Any]) -> str:
         for t in report["teams"]:
             cells = ", ".join(f"{pos}: {b['win_rate']:.3f} ({b['games']})" for pos, b in t["by_position"].items())
             lines.append(f"  {t['team']:<24} {_ci(t, 'win_rate')} ({t['games']}); {cells}")
+    faults = fault_lines(report["agents"])
+    if faults:
+        lines += ["", "agent errors (count by category; the first, with its game and seq: detente replay show DIR --game ID --at SEQ)"]
+        lines += faults
     lines += format_model_calls(report.get("model_calls") or [])
     if report.get("capped"):
         c = report["capped"]

@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterator
 
 import structlog
 
+from actors.external.lineup import seat_labels
 from actors.match import make_header, play
 from actors.registry import AgentSpec
 from bus.log import MAX_FRAME, LogWriter, PackedLogWriter, frames
@@ -62,6 +63,13 @@ def ranks_of(scores: list[float]) -> list[float]:
         tied = sum(1 for t in scores if t == s)
         ranks.append(better + (tied + 1) / 2)
     return ranks
+
+
+def _seat_faults(result: Any, seats: int) -> list[dict[str, Any] | None] | None:
+    """Per seat, its error events by category and the first one (None: a seat without), or None
+    for a game without any."""
+    faults = result.seat_faults or {}
+    return [faults.get(s) for s in range(seats)] if faults else None
 
 
 class BatchPlayer:
@@ -170,6 +178,8 @@ class BatchPlayer:
                     "summary": end.summary,
                     "errors": result.errors,
                     "seat_errors": [result.seat_errors.get(s, 0) for s in range(len(seated))],
+                    "seat_faults": _seat_faults(result, len(seated)),
+                    "said": seat_labels(header) if "external" in header else None,
                     "aborted": result.aborted,
                     "blame": result.blame,
                     "duration_ms": (time.perf_counter() - t0) * 1000,

@@ -41,14 +41,14 @@ LOGS = "logs"
 _COLUMNS = (
     "game_id", "idx", "seed", "seats", "agent_names", "agents", "scores", "ranks", "winners", "roles", "steps",
     "records", "summary", "errors", "duration_ms", "segment", "offset", "nbytes", "runner", "teams", "extra",
-    "aborted", "blame", "seat_errors", "model_calls",
+    "aborted", "blame", "seat_errors", "model_calls", "seat_faults", "said",
 )
 
 # Each column's type in `games` (as _SCHEMA makes it), for the columnar insert below.
 _TYPES = (
     "varchar", "bigint", "ubigint", "varchar[]", "varchar[]", "json", "double[]", "double[]", "integer[]", "varchar[]",
     "integer", "integer", "varchar", "integer", "double", "varchar", "bigint", "bigint", "varchar", "integer[][]",
-    "json", "varchar", "integer", "integer[]", "json",
+    "json", "varchar", "integer", "integer[]", "json", "json", "varchar[]",
 )
 assert len(_TYPES) == len(_COLUMNS)
 # One statement for any number of rows: parameter i is column i's values, one per row, in row
@@ -86,6 +86,11 @@ _SCHEMA = [
     """alter table games add column if not exists seat_errors integer[]""",
     # per seat, the game's model calls (ops/tournament/llm.py); NULL for a game without any
     """alter table games add column if not exists model_calls json""",
+    # per seat, its error events by category and the first one (actors.match: seat_faults), NULL for
+    # a game without any; and each seat's agent as its external agents named themselves in their
+    # handshakes (actors.external.lineup.seat_labels), NULL for a game without external agents
+    """alter table games add column if not exists seat_faults json""",
+    """alter table games add column if not exists said varchar[]""",
     # one row per (game, seat), derived: nothing to keep in step
     """create or replace view seats as
         select game_id, idx, seat, label, agent, role, score, rank, list_contains(winners, seat) as win,
@@ -112,6 +117,7 @@ def row_values(r: dict[str, Any]) -> tuple[Any, ...]:
         r.get("teams") or [[s] for s in range(len(r["seats"]))], json.dumps(r.get("extra") or {}),
         r.get("aborted"), r.get("blame"), r.get("seat_errors"),
         None if r.get("model_calls") is None else json.dumps(r["model_calls"]),
+        None if not r.get("seat_faults") else json.dumps(r["seat_faults"]), r.get("said"),
     )
 
 
