@@ -8,8 +8,8 @@ registry for every installed game with the ACTION_ENCODING capability.
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 - Actions: the game's action vocabulary (`Game.encode_action`); a simultaneous game adds one
-  more number, the no-op of a seat that does not act at a simultaneous node (OpenSpiel asks every
-  seat there).
+  more number, the no-op of a seat that does not act: every decision of a simultaneous game is a
+  simultaneous node (OpenSpiel asks every seat there), one seat's turn included.
 - Chance: a detente chance outcome that is a shuffle (a list whose items are always the same
   multiset: checked on a few draws at that node; Hanabi's deck, Battle Line's two decks, the
   dominoes, the Werewolves roles) is one OpenSpiel chance node per card: each node offers the
@@ -40,6 +40,7 @@ from games.registry import game_names, get_game
 from ops.bridges.openspiel.rules import pyspiel
 
 PREFIX = "detente_"
+MAX_PLAYERS = 64  # the registration's bound on players: the options decide (as detente's seats, ours)
 PROBES = 4  # draws that must give the same multiset before a chance outcome is taken for a shuffle (ours)
 _REGISTERED: dict[str, Any] = {}
 
@@ -53,7 +54,7 @@ def _game_type(ps, name: str, game: Game, players: int):
         information=kind.Information.IMPERFECT_INFORMATION if game.has(PRIVATE_INFORMATION)
         else kind.Information.PERFECT_INFORMATION,
         utility=kind.Utility.GENERAL_SUM, reward_model=kind.RewardModel.TERMINAL,
-        max_num_players=players, min_num_players=players,
+        max_num_players=max(players, MAX_PLAYERS), min_num_players=1,
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=game.has(VIEWS),
         parameter_specification={"options": "{}", "seed": 0})
@@ -87,8 +88,6 @@ def _classes(ps, name: str, game: Game, game_type):
             self.options = game.options(json.loads(params.get("options", "{}")))
             self.seed = int(params.get("seed", 0))
             n = game.num_players(self.options)
-            if n != game_type.max_num_players:
-                raise ValueError(f"{name}: {n} players; this registration has {game_type.max_num_players}")
             size = game.num_distinct_actions(self.options)
             self.noop = size if simultaneous else None
             outcomes = _most_outcomes(game, self.options, self.seed)
@@ -126,13 +125,14 @@ def _classes(ps, name: str, game: Game, game_type):
                 return ps.PlayerId.TERMINAL
             if s.is_chance():
                 return ps.PlayerId.CHANCE
-            players = s.current_players()
-            return players[0] if len(players) == 1 else ps.PlayerId.SIMULTANEOUS
+            if simultaneous:  # every decision of a simultaneous game is a joint one (the others: no-op)
+                return ps.PlayerId.SIMULTANEOUS
+            return s.current_players()[0]
 
         def _legal_actions(self, player):
             s = self.inner
             legal = s.legal_actions(player)
-            if not legal and simultaneous and len(s.current_players()) > 1:
+            if not legal and simultaneous:
                 return [self.noop]
             return sorted(game.encode_action(self.options, a) for a in legal)
 
