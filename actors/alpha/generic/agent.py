@@ -58,6 +58,7 @@ class GenericOptions(AgentOptions):
     # where the search's position comes from (offices.SAMPLERS): auto, observation, referee
     sampler: Literal["auto", "observation", "referee"] = "auto"
     deal_candidates: int = Field(4, ge=0, le=32)
+    window: int = Field(3, ge=1, le=16)  # decisions a proposed pact may cover (the same actions at each)
     forgetting: float = Field(0.9, gt=0.0, le=1.0)
     aspiration: float = Field(0.02, ge=0.0, le=1.0)  # the gain asked of a pact in the first talk round
     beta: float = Field(1.0, gt=0.0, le=100.0)  # the concession tactic's beta (< 1 Boulware, > 1 Conceder)
@@ -136,7 +137,8 @@ def _agent(game_name: str) -> AlphaAgent:
 
     def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
         return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width, _policy(o.rollout),
-                                     o.deal_candidates, o.work, o.rollout == "game", o.sampler)
+                                     o.deal_candidates, o.work, o.rollout == "game", o.sampler,
+                                     o.window)
 
     def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
         return GenericIntelligenceOffice(address, seed, game, o.forgetting)

@@ -54,8 +54,9 @@ class GenericStrategyOffice(StrategyOffice):
 
     def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
                  policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30,
-                 game_policy: bool = True, sampler: str = "auto"):
+                 game_policy: bool = True, sampler: str = "auto", window: int = 1):
         super().__init__(address, seed)
+        self.window = window  # decisions a candidate pact may cover
         self.game = game
         self.sampler = sampler_for(game, sampler)
         self._pending: OfficeRequest | None = None  # the request waiting for the referee's sample
@@ -180,6 +181,10 @@ class GenericStrategyOffice(StrategyOffice):
                 grand = tuple(sorted([(seat, turn, a)] + [(o, turn, b) for o, b in others]))
                 if grand not in out:
                     out.append(grand)
+        # each candidate also over the next `window` decisions, the same actions at each (a pact
+        # "until turn T"), where that is more than one decision
+        if self.window > 1:
+            out += [tuple(sorted((p, turn + k, a) for p, _, a in c for k in range(self.window))) for c in list(out)]
         return out
 
     def _offered(self, seat: int, turn: int, view: dict[str, Any]) -> list[tuple]:
@@ -195,13 +200,18 @@ class GenericStrategyOffice(StrategyOffice):
         seat, with only its own (what it gets if the others break their word); a proposal of its own
         takes the gain of its own action alone from the base search's root instead."""
         budget = max(8, self.iterations // 4)
-        forced = {p: a for p, _, a in commitments}
-        both = search.run(sample, budget, self.rng, forced=forced)
+        turn = min(t for _, t, _ in commitments)
+        plan: dict[int, dict[int, str]] = {}
+        for p, t, a in commitments:  # decision depth from now -> imposed actions (a pact over several)
+            plan.setdefault(t - turn, {})[p] = a
+        forced, later = plan.get(0, {}), {d: x for d, x in plan.items() if d > 0}
+        both = search.run(sample, budget, self.rng, forced=forced, later=later)
         if alone and seat in forced:
-            alone_value = _at(search.run(sample, budget, self.rng, forced={seat: forced[seat]}).value, seat)
+            mine = {d: {seat: x[seat]} for d, x in later.items() if seat in x}
+            alone_value = _at(search.run(sample, budget, self.rng, forced={seat: forced[seat]}, later=mine).value, seat)
         else:
             alone_value = base.root.get(seat, {}).get(forced.get(seat), (0, _at(base.value, seat)))[1]
-        gain = {str(p): _r(_at(both.value, p) - _at(base.value, p)) for p in sorted(forced)}
+        gain = {str(p): _r(_at(both.value, p) - _at(base.value, p)) for p in sorted({c[0] for c in commitments})}
         return {"commitments": [list(c) for c in commitments], "gain": gain,
                 "gain_if_broken": _r(alone_value - _at(base.value, seat))}
 
@@ -288,20 +298,24 @@ class GenericIntelligenceOffice(IntelligenceOffice):
         trust = dict(view.get("trust") or {})
         causes = []
         for pid, entry in sorted(ledger.items()):
-            if entry["commitments"][0][1] < turn - 1 or entry.get("status") in ("judged", "rejected"):
+            final = max(c[1] for c in entry["commitments"])
+            if final < turn - 1 or entry.get("status") in ("judged", "rejected"):
                 updates.append(KBUpdate(path=("pacts", pid), value=None))  # done with: the log keeps it
                 continue
             if entry.get("status") != "confirmed":
                 continue
-            verdicts = {}
+            several = len(entry["commitments"]) > len({c[0] for c in entry["commitments"]})
+            before = dict(entry.get("verdicts") or {})
+            verdicts = dict(before)
             for p, t, a in entry["commitments"]:
-                if p == seat or t >= turn:
+                key = f"{p}@{t}" if several else str(p)  # a pact over several decisions: one verdict each
+                if p == seat or t >= turn or key in before:
                     continue
                 if t != turn - 1 or p not in seen:
-                    verdicts[str(p)] = "unseen"
+                    verdicts[key] = "unseen"
                     continue
                 verdict = "kept" if seen[p] == a else "broken"
-                verdicts[str(p)] = verdict
+                verdicts[key] = verdict
                 r, s = reputation.get(str(p), (0.0, 0.0))
                 lam = self.forgetting
                 r, s = lam * r + (verdict == "kept"), lam * s + (verdict == "broken")
@@ -309,8 +323,9 @@ class GenericIntelligenceOffice(IntelligenceOffice):
                 trust[str(p)] = _r((r + 2 * prior) / (r + s + 2))
                 causes.append({"subject": str(p), "pact": pid, "turn": t, "action": a, "played": seen[p],
                                "verdict": verdict, "trust": trust[str(p)]})
-            if verdicts:
-                updates.append(KBUpdate(path=("pacts", pid), value={**entry, "status": "judged", "verdicts": verdicts}))
+            if verdicts != before:
+                status = "judged" if final < turn else "confirmed"  # judged once its last decision is seen
+                updates.append(KBUpdate(path=("pacts", pid), value={**entry, "status": status, "verdicts": verdicts}))
         if causes:
             updates += [KBUpdate(path=("reputation",), value={k: list(v) for k, v in sorted(reputation.items())}),
                         KBUpdate(path=("trust",), value=dict(sorted(trust.items()))),

@@ -78,6 +78,7 @@ class _Half:
 
 
 _HALF = _Half()
+_NONE: dict[int, str] = {}  # no action imposed (shared, never written)
 
 
 @dataclass
@@ -120,15 +121,19 @@ class Search:
         self.lo, self.span = lo, (hi - lo) or 1.0
 
     def run(self, sample: Callable[[random.Random], State], iterations: int, rng: random.Random,
-            forced: dict[int, str] | None = None, likely: dict[int, tuple[str, float]] | None = None) -> Result:
+            forced: dict[int, str] | None = None, likely: dict[int, tuple[str, float]] | None = None,
+            later: dict[int, dict[int, str]] | None = None) -> Result:
         """`iterations` descents; `forced` maps a player to the action imposed on it at the root;
         `likely` a player to (an action, the probability it plays it at the root: a pact's partner
-        as far as it is trusted), drawn afresh in each descent."""
+        as far as it is trusted), drawn afresh in each descent; `later` a decision depth (1: the
+        decision after the root's) to actions imposed there (a pact over several decisions), in the
+        tree and in the playout alike, where legal."""
         root = Node()
         every = []
         self.work = 0
         forced = forced or {}
         likely = sorted((likely or {}).items())
+        plan = {d: dict(a) for d, a in sorted((later or {}).items()) if d > 0 and a}
         while len(every) < iterations and (not every or self.work < self.max_work):
             imposed = forced
             if likely:
@@ -136,7 +141,7 @@ class Search:
                 for p, (action, w) in likely:
                     if p not in forced and rng.random() < w:
                         imposed[p] = action
-            every.append(self._iterate(root, sample(rng), rng, imposed))
+            every.append(self._iterate(root, sample(rng), rng, {0: imposed, **plan} if plan else {0: imposed}))
         iterations = len(every)
         total = {p: math.fsum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
         stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
@@ -145,10 +150,12 @@ class Search:
         value = tuple(total[p] / iterations for p in sorted(total))
         return Result(stats, value, iterations)
 
-    def _iterate(self, root: Node, state: State, rng: random.Random, forced: dict[int, str]):
+    def _iterate(self, root: Node, state: State, rng: random.Random, plan: dict[int, dict[int, str]]):
         node: Node | None = root
         path: list[tuple[Node, dict[int, str]]] = []
         steps = 0
+        depth = 0  # decisions applied in this descent
+        last = max(plan) if len(plan) > 1 or plan.get(0) else -1
         limit = self.max_steps
         while not state.is_terminal():
             if steps >= limit:
@@ -161,18 +168,24 @@ class Search:
                 continue
             players = state.current_players()
             self.work += len(players)
+            forced = plan.get(depth, _NONE) if depth <= last else _NONE
+            depth += 1
             if node is None:  # beyond the tree: the rollout
-                state.apply_actions({p: self._rollout_action(state, p, rng) for p in players})
+                joint = {p: self._rollout_action(state, p, rng) for p in players}
+                for p, a in forced.items():
+                    if p in joint and a in state.legal_actions(p):
+                        joint[p] = a
+                state.apply_actions(joint)
                 steps += 1
                 continue
-            joint: dict[int, str] = {}
+            joint = {}
             expanded = False
             for p in players:
                 legal = state.legal_actions(p)
                 if not legal:
                     joint[p] = state.default_action(p)
                     continue
-                if node is root and forced.get(p) in legal:
+                if forced.get(p) in legal:
                     joint[p] = forced[p]
                     continue
                 choice, new = self._select(node, p, legal, rng, self._type(p, rng))
