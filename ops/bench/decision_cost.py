@@ -155,19 +155,26 @@ def _count_built():
 _MADE = [0, False]
 
 
-def kuhn(seconds: float) -> tuple[float, float] | None:
-    """Games/s of Kuhn poker in OpenSpiel's own loop and through the whole stack (None without open_spiel)."""
+def kuhn(seconds: float) -> tuple[float, float, float] | None:
+    """Games/s of Kuhn poker in OpenSpiel's own loop and through the whole stack in formats 3 and 2
+    (None without open_spiel)."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         return None
-    from ops.bench.bridges import _rate, openspiel_loop, stack as bridge_stack
+    from actors.match import make_header, record
+    from actors.registry import AgentSpec
     from games.registry import get_game
+    from ops.bench.bridges import _rate, openspiel_loop
 
     name = "openspiel-kuhn_poker"
+
+    def stack_at(version: int):
+        def play(i: int) -> None:
+            record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
+        return play
     theirs = _rate(openspiel_loop(get_game(name).spiel(get_game(name).options({}))), seconds)
-    ours = _rate(bridge_stack(name), seconds)
-    return theirs, ours
+    return theirs, _rate(stack_at(3), seconds), _rate(stack_at(2), seconds)
 
 
 def profile(name: str, games: int) -> None:
@@ -195,10 +202,11 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:  # warm: imports and first-use caches outside the timing
         stack(name, 0, 3)
         rules_alone(name, 0)
-    print(f"CPU ms per game, best of {args.rounds} interleaved rounds of {args.seconds:g} s; random agents; "
-          "stack = inline, log written in memory")
-    print(f"{'game':<12}{'rules':>9}{'stack f3':>10}{'x rules':>9}{'stack f2':>10}{'x rules':>9}"
-          f"{'plain f2':>12}{'plain f3':>12}{'zstd f2':>11}{'zstd f3':>11}")
+    if names:
+        print(f"CPU ms per game, best of {args.rounds} interleaved rounds of {args.seconds:g} s; random agents; "
+              "stack = inline, log written in memory")
+        print(f"{'game':<12}{'rules':>9}{'stack f3':>10}{'x rules':>9}{'stack f2':>10}{'x rules':>9}"
+              f"{'plain f2':>12}{'plain f3':>12}{'zstd f2':>11}{'zstd f3':>11}")
     for name in names:
         best = {"rules": [], "f3": [], "f2": []}
         for _ in range(args.rounds):
@@ -221,9 +229,9 @@ def main(argv: list[str] | None = None) -> None:
         if found is None:
             print("kuhn poker: open_spiel not installed")
         else:
-            theirs, ours = found
+            theirs, ours, before = found
             print(f"kuhn poker: OpenSpiel's loop {theirs:,.0f} games/s, whole stack {ours:,.0f} games/s "
-                  f"(ratio {ours / theirs:.4f}; goal >= 0.2)")
+                  f"(ratio {ours / theirs:.4f}; goal >= 0.2), format 2 {before:,.0f} games/s (ratio {before / theirs:.4f})")
 
 
 if __name__ == "__main__":
