@@ -137,6 +137,8 @@ class ModelSeat:
                 break
             except prompts.Unusable as exc:
                 cause = str(exc)[: prompts.MAX_ERROR]
+                if finish == "length":
+                    cause = f"the answer was cut at max_tokens={opts.max_tokens} ({cause})"[: prompts.MAX_ERROR]
                 tries.append({"cause": f"unusable answer: {cause}", "latency_ms": reply.latency_ms, "status": 200})
                 if ask == opts.retries:
                     break
