@@ -510,6 +510,8 @@ def _cmd_tournament_run(args: argparse.Namespace) -> int:
     from ops.tournament.spec import load_spec
 
     spec = load_spec(args.spec, games=args.games)
+    if args.answers_from:
+        spec = spec.model_copy(update={"answers_from": str(args.answers_from)})
     if args.address:
         from actors.ray_placement import check_reachable
 
@@ -841,6 +843,8 @@ def _tournament_parsers(sub: Any) -> None:
     trun.add_argument("--games", type=_bounded(1, MAX_GAMES), default=None, help=f"override the spec's number of games (1..{MAX_GAMES:,})")
     trun.add_argument("--address", type=_text(), default=None, help="join this Ray cluster instead of starting one")
     trun.add_argument("--runners", type=_bounded(1, MAX_RUNNERS), default=None, help=f"runner actors (1..{MAX_RUNNERS}; default: one per CPU)")
+    trun.add_argument("--answers-from", type=_path, default=None, metavar="DIR",
+                      help="an earlier run's folder of this spec: its games' recorded model answers are taken instead of calling")
     trun.set_defaults(func=_cmd_tournament_run)
     trep = tsub.add_parser("report", help="statistics, head-to-head and ratings of a tournament folder")
     trep.add_argument("dir", type=_path)
