@@ -145,8 +145,9 @@ SPECS = ["random", "alphawolf", "alphawolf:offices=so", "alphawolf:village=rando
          "alphadip:offices=so", "alphadip:offices=so+fo", "dumbbot:offices="]
 
 
-# external agents (exec, ws) speak when their handshake says so: tests/external (the talker plays Werewolves)
-@pytest.mark.parametrize("text", SPECS + sorted(set(AGENTS) - {s.split(":")[0] for s in SPECS} - {"exec", "ws"}))
+# external agents (exec, ws) speak when their handshake says so: tests/external (the talker plays Werewolves);
+# the llm agent is one actor that speaks where the game has talk (tests/llm)
+@pytest.mark.parametrize("text", SPECS + sorted(set(AGENTS) - {s.split(":")[0] for s in SPECS} - {"exec", "ws", "llm"}))
 def test_speaks_when_it_has_a_foreign_office(text):
     """`speaks` is the flag placements read; it agrees with the older rule "a pN/fo actor exists"."""
     from games.registry import game_names
