@@ -118,6 +118,7 @@ class ScriptedServer:
         self.model = model
         self.calls = 0
         self.requests: list[dict] = []
+        self.authorizations: list[str | None] = []  # each request's Authorization header
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -160,6 +161,7 @@ class ScriptedServer:
                     number = server.calls
                     server.calls += 1
                     server.requests.append(body)
+                    server.authorizations.append(self.headers.get("Authorization"))
                 server._serve(self, body, number)
 
             def _json(self, status: int, payload: dict, headers: dict | None = None):

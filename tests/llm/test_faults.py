@@ -113,3 +113,13 @@ def _pages_escape(game) -> None:
         # there as data, but can never close that element nor open a comment that would hide its end
         assert 'alert(\\"x\\")</script>' not in html and 'alert("x")</script>' not in html and "\x00" not in html
         assert "<!--" not in html.split("<script", 1)[-1] or "<\\!--" in html
+
+
+def test_the_key_reaches_the_server_only(monkeypatch):
+    key = "sk-test-0123456789abcdef"
+    monkeypatch.setenv("DETENTE_TEST_LLM_KEY", key)
+    with ScriptedServer(faults={0: "500", 1: "illegal"}) as server:
+        data, game = play_game("battleline", llm(server.url, key_env="DETENTE_TEST_LLM_KEY") + ",random")
+        assert server.authorizations[0] == f"Bearer {key}"
+    assert key.encode() not in data and "DETENTE_TEST_LLM_KEY" in str(game.header["agents"][0])
+    assert all(key not in str(c) for c in of_kind(game, "model_call"))
