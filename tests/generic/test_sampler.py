@@ -154,3 +154,20 @@ print(samples, proposals, int(True in spread))
     assert done.returncode == 0, done.stderr[-2000:]
     samples, proposals, searched = map(int, done.stdout.split()[-3:])
     assert samples >= 12 and proposals >= 1 and searched == 1
+
+
+@pytest.mark.ray
+def test_the_referee_samples_are_the_same_bytes_inline_and_on_ray(tmp_path):
+    """Pledge with the generic agent in every seat: the log of ray-modules (every office its own Ray
+    actor, the sample requests crossing processes) is the inline log, byte for byte."""
+    logs = [tmp_path / "inline.log", tmp_path / "ray.log"]
+    code = f"""
+from ops.cli import main
+assert main(['play', 'pledge', '--seed', '9', '--agents', 'generic', '--log', {str(logs[0])!r}]) == 0
+assert main(['play', 'pledge', '--seed', '9', '--agents', 'generic', '--runtime', 'ray-modules',
+             '--log', {str(logs[1])!r}]) == 0
+"""
+    done = _run_plugin_code(code)
+    assert done.returncode == 0, done.stderr[-2000:]
+    inline, ray = (p.read_bytes() for p in logs)
+    assert b"sample_request" in inline and inline == ray
