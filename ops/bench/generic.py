@@ -72,7 +72,8 @@ def speed(names: list[str], count: int, sampler: str = "auto") -> None:
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the box may be shared);"
           f" sampler {sampler}")
-    print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'cpu ms':>7} {'descents/s':>10} {'mean desc':>9} {'x goal':>6}")
+    print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'cpu ms':>7} {'descents/s':>10} {'mean desc':>9}"
+          f" {'x goal':>6}")
     for name in names:
         office = _agent(name).offices["so"](f"p0/so", 1, GenericOptions(sampler=sampler))
         game = get_game(name)

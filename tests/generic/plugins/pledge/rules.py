@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import Field
 
-from games.api import CHANCE, PRIVATE_INFORMATION, SIMULTANEOUS, TALK, Game, IllegalAction, Options, Outcome, State, TalkSpec
+from games.api import (CHANCE, PRIVATE_INFORMATION, SIMULTANEOUS, TALK, Game, IllegalAction, Options, Outcome, State,
+                       TalkSpec)
 
 MOVES = ("give", "keep")
 N = 3
