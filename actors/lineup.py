@@ -47,6 +47,8 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     for actor in actors.values():  # agents whose messages depend on the log format (President.log_format)
         if hasattr(actor, "log_format"):
             actor.log_format = version
+            if version >= 3 and hasattr(actor, "attach_local"):
+                actor.attach_local(actors)  # the offices it may ask directly, as built for this game
     if referee:
         actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
                                   chance_seed=header.get("chance_seed"),

@@ -17,9 +17,14 @@ def _fork(original, at, lineup):
     return parse_log(record(header)).games[0]
 
 
-def test_fork_keeps_the_prefix_and_switches_at_the_next_decision():
-    original = parse_log(play_to_bytes("werewolves", 6)).games[0]
+@pytest.mark.parametrize("version", [2, 3])
+def test_fork_keeps_the_prefix_and_switches_at_the_next_decision(version):
+    from actors.match import make_header
+
+    header = {"format": version, **make_header("werewolves", 6, parse_lineup("random", 10))}
+    original = parse_log(record(header)).games[0]
     forked = _fork(original, 40, "random:offices=")  # every seat: a President alone
+    assert forked.header["format"] == version  # a fork keeps its original's format
     switch = forked.header["fork"]["at"]
     assert switch > 40
     assert original.records[switch]["msg"]["kind"] in ("act_request", "talk_turn")
@@ -27,7 +32,8 @@ def test_fork_keeps_the_prefix_and_switches_at_the_next_decision():
     assert [strip(r) for r in forked.records[:switch]] == [strip(r) for r in original.records[:switch]]
     after = [r["msg"] for r in forked.records[switch:]]
     assert after and not any(m["kind"] == "office_request" for m in after)  # the new agents have no office
-    assert any(m["kind"] == "office_request" for m in (r["msg"] for r in original.records[switch:]))
+    # format 3: the random Strategy Office is asked directly, so its requests are no records either
+    assert any(m["kind"] == "office_request" for m in (r["msg"] for r in original.records[switch:])) == (version == 2)
     assert verify_game(forked).ok  # self-contained: the header rebuilds both lineups
     assert forked.header["game_id"] == f"werewolves-6-fork{switch}"
 

@@ -77,7 +77,4 @@ class AlphaAgent:
         names = sorted(options.office_names())
         addresses = {name: office_address(seat, name) for name in names}
         president = self.president(player_address(seat), seed, seat, addresses, options)
-        offices = [self.offices[name](addresses[name], seed, options) for name in names]
-        if any(getattr(office, "local", False) for office in offices):  # see President.attach_local
-            president.attach_local(dict(zip(names, offices)))
-        return [president, *offices]
+        return [president, *(self.offices[name](addresses[name], seed, options) for name in names)]

@@ -100,14 +100,21 @@ class President(Actor):
         self.log_format = 2
         self._local: dict[str, Actor] = {}
 
-    def attach_local(self, offices: dict[str, Actor]) -> None:
-        """This player's offices that declare `local` (a pure answer: the request and the office's own
-        generator in, suggestions out, nothing to record): from format 3 on the President asks each
-        with a direct call, so neither the request nor the reply is a message (the same draws, so the
-        same actions). The office objects are those built with the player in the President's own
-        process (actors.alpha.builder), so every placement makes the same calls: inline the office's
-        actor is that object and hears nothing over the bus; on Ray its actor elsewhere hears nothing."""
-        self._local = {role: office for role, office in sorted(offices.items()) if getattr(office, "local", False)}
+    def attach_local(self, actors: dict[str, Actor]) -> None:
+        """Of the game's actors by address (actors.lineup, once the lineup is built), this player's
+        offices whose class itself declares `local` (a pure answer: the request and the office's own
+        generator in, suggestions out, nothing to record; a subclass does not inherit the promise):
+        from format 3 on the President asks each with a direct call, so neither the request nor the
+        reply is a message (the same draws, so the same actions). Every placement builds the seat's
+        actors together in the President's process, so each makes the same calls: inline the
+        office's actor is the object called and hears nothing over the bus; on Ray its actor
+        elsewhere hears nothing."""
+        local = {}
+        for role, address in sorted(self.offices.items()):
+            office = actors.get(address)
+            if office is not None and vars(type(office)).get("local", False):
+                local[role] = office
+        self._local = local
 
     def handle(self, message: Message) -> list[Message]:
         if isinstance(message, (ActRequest, TalkTurn)):
