@@ -55,7 +55,8 @@ def test_play_packs_by_columns_and_verify_takes_a_folder_of_segments(tmp_path, c
     assert _run(capsys, *common, "--log", str(folder / "b.dlog"), "--pack")[0] == 0
     a, b = read_log(folder / "a.dlog"), read_log(folder / "b.dlog")
     assert [g.payloads for g in a.games] == [g.payloads for g in b.games]
-    assert folder.joinpath("a.dlog").stat().st_size * 2 < folder.joinpath("b.dlog").stat().st_size
+    # columns packs smaller than zstd (1.8x on these games in log format 3, whose records hold fewer digests)
+    assert folder.joinpath("a.dlog").stat().st_size * 3 < folder.joinpath("b.dlog").stat().st_size * 2
     code, out, _ = _run(capsys, "replay", "verify", str(folder))
     assert code == 0 and "ok: 4 games reproduced in 2 segments" in out
     code, out, _ = _run(capsys, "replay", "verify", str(folder), "--sample", "2")
