@@ -111,7 +111,7 @@ def tournament200(tmp_path_factory) -> Path:
     from ops.tournament.store import Store
 
     out = tmp_path_factory.mktemp("t200")
-    spec = parse_spec({"game": "werewolves", "games": 200, "seed": 5, "segment_mib": 1, "compress": True,
+    spec = parse_spec({"game": "werewolves", "games": 200, "seed": 5, "segment_mib": 1, "compress": False,
                        "options": {"discussion_rounds": 0},
                        "lineup": [{"agent": "random", "label": "so", "count": 5},
                                   {"agent": "random", "label": "pr", "count": 5, "options": {"offices": ""}}]})
