@@ -336,3 +336,13 @@ def observation_lines(observation: dict[str, Any]) -> str:
 
     return "\n".join(f"{key}: {json.dumps(observation[key], sort_keys=True, ensure_ascii=False)}"
                      for key in sorted(observation))
+
+
+def field_table(spec: Any) -> list[tuple[str, int, int, str]]:
+    """A tensor's field table from its fields in order, each (name, size, meaning): each field's
+    (name, start, stop, meaning), laid end to end from 0 (the TENSOR_FIELDS convention)."""
+    out, at = [], 0
+    for name, size, meaning in spec:
+        out.append((name, at, at + size, meaning))
+        at += size
+    return out

@@ -8,8 +8,9 @@ from typing import Any, Mapping
 REASON_CHARS = 160  # the most of a first cause one line shows (the log keeps it whole)
 
 
-def fault_line(label: str, faults: Mapping[str, Any]) -> str:
-    """`seat 1 (random-js): 3 errors (illegal_action 2, silent 1); first at seq 17, illegal_action: ...`."""
+def fault_line(label: str, faults: Mapping[str, Any], games: str = "", game: str = "") -> str:
+    """`seat 1 (random-js): 3 errors (illegal_action 2, silent 1); first at seq 17, illegal_action
+    by p1: ...`; `games` and `game` say where the count and the first are (` in 4 games`, ` in g00000003`)."""
     counts = faults.get("by_category") or {}
     total = sum(counts.values())
     first = faults.get("first") or {}
@@ -17,7 +18,7 @@ def fault_line(label: str, faults: Mapping[str, Any]) -> str:
     if len(reason) > REASON_CHARS:
         reason = reason[:REASON_CHARS - 3] + "..."
     by = ", ".join(f"{category} {n}" for category, n in sorted(counts.items()))
-    return (f"{label}: {total} error{'s' * (total != 1)} ({by}); first at seq {first.get('seq')}, "
+    return (f"{label}: {total:,} error{'s' * (total != 1)}{games} ({by}); first{game} at seq {first.get('seq')}, "
             f"{first.get('category')} by {first.get('actor')}: {reason}")
 
 

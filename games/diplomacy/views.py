@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from games.api import IllegalAction
+from games.api import IllegalAction, field_table
 from games.diplomacy.adjudicator import BOUNCE, CUT, DISBAND, DISLODGED, DISRUPTED, NO_CONVOY, OK, VOID
 from games.diplomacy.board import CENTRES, LOCATIONS, POWERS, PROVINCES
 
@@ -97,11 +97,7 @@ def _layout() -> list[tuple[str, int, int, str]]:
         ("over", 1, "1 when the game is over"),
         ("winner", _P, "one-hot: the solo winner (all 0 otherwise)"),
     ]
-    out, at = [], 0
-    for name, size, meaning in spec:
-        out.append((name, at, at + size, meaning))
-        at += size
-    return out
+    return field_table(spec)
 
 
 TENSOR_FIELDS = _layout()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from games.api import IllegalAction
+from games.api import IllegalAction, field_table
 from games.risk.mapdata import (
     CARD_INDEX,
     CARD_SYMBOLS,
@@ -81,11 +81,7 @@ def _layout() -> list[tuple[str, int, int, str]]:
         ("rules", 4, "1 per variant rule: dealt start, defender chooses dice, connected fortify, cards"),
         ("winner", _S, "one-hot: the winner (relative seat; all 0 while playing or in a draw)"),
     ]
-    out, at = [], 0
-    for name, size, meaning in spec:
-        out.append((name, at, at + size, meaning))
-        at += size
-    return out
+    return field_table(spec)
 
 
 TENSOR_FIELDS = _layout()

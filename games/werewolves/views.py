@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy
 
-from games.api import ABSTAIN, IllegalAction
+from games.api import ABSTAIN, IllegalAction, field_table
 from games.werewolves.rules import ALL_ROLES, HUMAN, WOLF_SPECIES, WerewolvesOptions
 
 PHASES = ("deal", "night", "day", "revote", "day_tie", "end")  # the phases an observation shows
@@ -57,11 +57,7 @@ def _layout(n: int) -> list[tuple[str, int, int, str]]:
         ("role_counts", _R, "roles dealt in this game / n (columns as in role), where the observation shows them "
                             "(games with a role or rule beyond the thesis'; else 0)"),
     ]
-    out, at = [], 0
-    for name, size, meaning in spec:
-        out.append((name, at, at + size, meaning))
-        at += size
-    return out
+    return field_table(spec)
 
 
 @lru_cache(maxsize=64)

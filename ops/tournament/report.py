@@ -200,19 +200,14 @@ def _agent_faults(db: Any, agents: list[dict[str, Any]]) -> None:
 
 def fault_lines(agents: list[dict[str, Any]]) -> list[str]:
     """The agents that had errors, one line each: counts by category, the first with its game and seq."""
-    from ops.faults import REASON_CHARS
+    from ops.faults import fault_line
 
     out = []
     for a in agents:
         e = a.get("errors")
-        if not e:
-            continue
-        first = e["first"]
-        reason = " ".join(str(first.get("reason", "")).split())
-        reason = reason if len(reason) <= REASON_CHARS else reason[:REASON_CHARS - 3] + "..."
-        by = ", ".join(f"{c} {n}" for c, n in e["by_category"].items())
-        out.append(f"  {a.get('name', a['agent'])}: {e['count']:,} errors in {e['games']:,} games ({by}); first in "
-                   f"{first['game_id']} at seq {first['seq']}, {first['category']} by {first['actor']}: {reason}")
+        if e:
+            out.append("  " + fault_line(a.get("name", a["agent"]), e, games=f" in {e['games']:,} games",
+                                         game=f" in {e['first']['game_id']}"))
     return out
 
 
