@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.llm
+pytestmark = [pytest.mark.llm, pytest.mark.slow]  # a real model: minutes on 2 cores, outside the quick subset
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILED = ROOT / ".venv" / "llm-install.failed"
