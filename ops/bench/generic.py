@@ -1,6 +1,7 @@
 """The generic agent measured: search speed per game, and small matches with 95% intervals.
 
     python -m ops.bench.generic speed [--games g1,g2] [--positions 20] [--sampler auto|observation|referee]
+                                      [--agent SPEC]   (a generic spec's search options: rollout, prune...)
         per game: the Strategy Office's median decision time at its default budget (wall clock, and
         the process's own CPU time, which a shared box's load does not inflate), ISMCTS descents
         per second, and the wall median over the 50 ms goal (side by side, one run)
@@ -66,7 +67,7 @@ def _positions(name: str, count: int, seed: int = 0) -> list[tuple[Any, int]]:
     return found[::3][:count]
 
 
-def speed(names: list[str], count: int, sampler: str = "auto") -> None:
+def speed(names: list[str], count: int, sampler: str = "auto", agent: str = "generic") -> None:
     from actors.alpha.generic.agent import GenericOptions, _agent
     from actors.referee import Referee
 
@@ -74,8 +75,9 @@ def speed(names: list[str], count: int, sampler: str = "auto") -> None:
           f" sampler {sampler}")
     print(f"{'game':<12} {'median ms':>9} {'p90 ms':>7} {'cpu ms':>7} {'descents/s':>10} {'mean desc':>9}"
           f" {'x goal':>6}")
+    options = GenericOptions.model_validate({**parse_spec(agent).options, "sampler": sampler})
     for name in names:
-        office = _agent(name).offices["so"](f"p0/so", 1, GenericOptions(sampler=sampler))
+        office = _agent(name).offices["so"]("p0/so", 1, options)
         game = get_game(name)
         referee = Referee(game, game.options(dict(get_plugin(name).short_options)), 1)
         times, cpu, done = [], [], []
@@ -224,9 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--per-game", type=int, default=20)
     t.add_argument("--seed", type=int, default=None)
     s.add_argument("--sampler", default="auto", choices=("auto", "observation", "referee"))
+    s.add_argument("--agent", default="generic", help="a generic agent spec whose options the search takes")
     args = parser.parse_args(argv)
     if args.command == "speed":
-        speed([g for g in args.games.split(",") if g], args.positions, args.sampler)
+        speed([g for g in args.games.split(",") if g], args.positions, args.sampler, args.agent)
     elif args.command == "random":
         seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
         print(f"seed {seed} (drawn at run time; --seed {seed} repeats this run), agent {args.agent}")

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from actors.alpha.builder import AlphaAgent, president_from
+from actors.alpha.generic.infoset import InfoSetPolicy
 from actors.alpha.generic.offices import GenericForeignOffice, GenericIntelligenceOffice, GenericStrategyOffice
 from actors.alpha.generic.search import Policy, uniform_policy
 from actors.alpha.options import AgentOptions
@@ -38,6 +39,9 @@ WORK = 2000  # player-moves simulated per search at most (every seat moving at o
 class GenericTraits(Traits):
     """The President's traits plus a weight per office (default equal)."""
 
+    # the generic agent's own defaults (kept when only some traits are given, e.g. by a tuning search)
+    honesty: float = Field(0.9, ge=0.0, le=1.0)
+    risk: float = Field(0.0, ge=0.0, le=1.0)
     so_weight: float = Field(1.0, ge=0.0, le=10.0)
     fo_weight: float = Field(1.0, ge=0.0, le=10.0)
     io_weight: float = Field(1.0, ge=0.0, le=10.0)
@@ -53,8 +57,15 @@ class GenericOptions(AgentOptions):
     max_steps: int = Field(MAX_STEPS, ge=1, le=100_000)
     work: int = Field(WORK, ge=1, le=10_000_000)
     width: int = Field(5, ge=1, le=64)
-    # the game's cheap playout policy where it has one, else uniform; "uniform"; "module:function" (search.Policy)
+    # the game's cheap playout policy where it has one, else uniform; "uniform"; "infoset" (a sure
+    # gain over the acting seat's information set, else a move that loses nothing: infoset.py);
+    # "module:function" (search.Policy)
     rollout: str = "game"
+    # search only the root's sure gains, else its safe moves, over `samples` redraws of the seat's
+    # information set (infoset.InfoSetPolicy.classify): never a gamble while a safe move exists
+    prune: bool = False
+    samples: int = Field(8, ge=1, le=256)
+    tree_depth: int = Field(0, ge=0, le=1000)  # tree levels grown below the root at most (0: no limit; 1: flat)
     # where the search's position comes from (offices.SAMPLERS): auto, observation, referee
     sampler: Literal["auto", "observation", "referee"] = "auto"
     deal_candidates: int = Field(4, ge=0, le=32)
@@ -123,9 +134,11 @@ class GenericPresident(President):
         return legal[self.rng.randrange(len(legal))]
 
 
-def _policy(reference: str) -> Policy:
+def _policy(reference: str, game: Any, samples: int) -> Policy:
     if reference in ("game", "uniform"):
         return uniform_policy
+    if reference == "infoset":
+        return InfoSetPolicy(game, samples)
     from games.plugin import resolve
 
     return resolve(reference)
@@ -136,9 +149,9 @@ def _agent(game_name: str) -> AlphaAgent:
     game = get_game(game_name)
 
     def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
-        return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width, _policy(o.rollout),
-                                     o.deal_candidates, o.work, o.rollout == "game", o.sampler,
-                                     o.window)
+        return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width,
+                                     _policy(o.rollout, game, o.samples), o.deal_candidates, o.work,
+                                     o.rollout == "game", o.sampler, o.window, o.prune, o.tree_depth, o.samples)
 
     def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
         return GenericIntelligenceOffice(address, seed, game, o.forgetting)

@@ -22,6 +22,7 @@ import math
 from typing import Any
 
 from actors.alpha.generic import pacts as P
+from actors.alpha.generic.infoset import InfoSetPolicy
 from actors.alpha.generic.search import TYPES, Policy, Search, uniform_policy
 from actors.alpha.offices import Answer, ForeignOffice, IntelligenceOffice, StrategyOffice
 from bus.messages import REFEREE, KBUpdate, Message, OfficeRequest, Sample, SampleRequest, Suggestion, built
@@ -54,8 +55,12 @@ class GenericStrategyOffice(StrategyOffice):
 
     def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
                  policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30,
-                 game_policy: bool = True, sampler: str = "auto", window: int = 1):
+                 game_policy: bool = True, sampler: str = "auto", window: int = 1, prune: bool = False,
+                 tree_depth: int = 0, samples: int = 8):
         super().__init__(address, seed)
+        self.prune = prune  # search only the root's sure gains, else its safe moves (infoset.InfoSetPolicy)
+        self.tree_depth = tree_depth
+        self.samples = samples  # the seat's redraws the root's filter reads
         self.window = window  # decisions a candidate pact may cover
         self.game = game
         self.sampler = sampler_for(game, sampler)
@@ -123,7 +128,14 @@ class GenericStrategyOffice(StrategyOffice):
         if len(legal) <= 1 or not self._can_search(request):
             return Answer(suggestions=[Suggestion(action=a, utility=0.5) for a in legal[: self.width]])
         search, sample = self._searcher(seat, view["observation"], view)
-        result = search.run(sample, self.iterations, self.rng, likely=_trusted_pacts(view, seat, request.turn))
+        allowed = None
+        if self.prune:
+            samples = [sample(self.rng) for _ in range(self.samples)]
+            allowed, _ = self._filter.classify(samples, seat, legal, self.rng)
+            if len(allowed) == 1:
+                return Answer(suggestions=[Suggestion(action=allowed[0], utility=1.0)])
+        result = search.run(sample, self.iterations, self.rng, likely=_trusted_pacts(view, seat, request.turn),
+                            allowed=allowed)
         self.last_iterations = result.iterations  # for benchmarks only (never logged)
         mine = result.root.get(seat, {})
         ranked = sorted((a for a in legal if a in mine), key=lambda a: (-mine[a][0], a))[: self.width]
@@ -225,7 +237,15 @@ class GenericStrategyOffice(StrategyOffice):
             return base.resample_hidden(seat, rng)
 
         return Search(self.game, seat + 1, seat, self.policy, self.max_steps, max_work=self.work,
-                      game_policy=self.game_policy, models=models), sample
+                      game_policy=self.game_policy, models=models, tree_depth=self.tree_depth), sample
+
+    @property
+    def _filter(self) -> InfoSetPolicy:
+        if isinstance(self.policy, InfoSetPolicy):
+            return self.policy
+        if getattr(self, "_own_filter", None) is None:
+            self._own_filter = InfoSetPolicy(self.game, self.samples)
+        return self._own_filter
 
 
 def _trusted_pacts(view: dict[str, Any], seat: int, turn: int) -> dict[int, tuple[str, float]]:

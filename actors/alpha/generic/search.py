@@ -104,8 +104,10 @@ class Search:
 
     def __init__(self, game: Game, num_players: int, me: int, policy: Policy = uniform_policy,
                  max_steps: int = 20, exploration: float = EXPLORATION, max_work: int = 1 << 30,
-                 game_policy: bool = True, models: dict[int, dict[str, float]] | None = None):
+                 game_policy: bool = True, models: dict[int, dict[str, float]] | None = None,
+                 tree_depth: int = 0):
         self.game = game
+        self.tree_depth = tree_depth  # tree levels below the root grown at most (0: no limit; 1: flat)
         # the other seats' opponent types (TYPES: each seat's weights), drawn per tree node where it acts
         self.models = {p: _cumulative(w) for p, w in sorted((models or {}).items())}
         self.default_model = _cumulative(DEFAULT_MODEL)
@@ -122,19 +124,23 @@ class Search:
 
     def run(self, sample: Callable[[random.Random], State], iterations: int, rng: random.Random,
             forced: dict[int, str] | None = None, likely: dict[int, tuple[str, float]] | None = None,
-            later: dict[int, dict[int, str]] | None = None) -> Result:
+            later: dict[int, dict[int, str]] | None = None, allowed: list[str] | None = None) -> Result:
         """`iterations` descents; `forced` maps a player to the action imposed on it at the root;
         `likely` a player to (an action, the probability it plays it at the root: a pact's partner
         as far as it is trusted), drawn afresh in each descent; `later` a decision depth (1: the
         decision after the root's) to actions imposed there (a pact over several decisions), in the
-        tree and in the playout alike, where legal."""
+        tree and in the playout alike, where legal; `allowed` the searcher's root actions searched
+        (the rest of its legal actions are never tried there)."""
         root = Node()
         every = []
         self.work = 0
+        self.allowed = frozenset(allowed) if allowed else None
+        spent = getattr(self.policy, "work", None)  # a policy that simulates moves charges them to the budget
+        self._policy_work = spent
         forced = forced or {}
         likely = sorted((likely or {}).items())
         plan = {d: dict(a) for d, a in sorted((later or {}).items()) if d > 0 and a}
-        while len(every) < iterations and (not every or self.work < self.max_work):
+        while len(every) < iterations and (not every or self._spent() < self.max_work):
             imposed = forced
             if likely:
                 imposed = dict(forced)
@@ -149,6 +155,11 @@ class Search:
                  for p, table in sorted(root.stats.items())}
         value = tuple(total[p] / iterations for p in sorted(total))
         return Result(stats, value, iterations)
+
+    def _spent(self) -> int:
+        if self._policy_work is None:
+            return self.work
+        return self.work + self.policy.work - self._policy_work
 
     def _iterate(self, root: Node, state: State, rng: random.Random, plan: dict[int, dict[int, str]]):
         node: Node | None = root
@@ -182,6 +193,8 @@ class Search:
             expanded = False
             for p in players:
                 legal = state.legal_actions(p)
+                if node is root and p == self.me and self.allowed is not None:
+                    legal = [a for a in legal if a in self.allowed] or legal
                 if not legal:
                     joint[p] = state.default_action(p)
                     continue
@@ -195,6 +208,9 @@ class Search:
             state.apply_actions(joint)
             steps += 1
             key = tuple(joint[p] for p in players)
+            if self.tree_depth and len(path) >= self.tree_depth:
+                node = None  # the tree stops here: the rest is playout
+                continue
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = Node()
