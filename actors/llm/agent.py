@@ -242,7 +242,7 @@ class LLMActor(Actor):
                               memory=self.memory.memory_text(),
                               observation=prompts.observation_text(self.game, self.game_options, self.seat, obs),
                               actions=prompts.actions_text(self.game, self.game_options, legal),
-                              moves=", ".join(json.dumps(a) for a in legal), schema=json.dumps(schema))
+                              moves=prompts.moves_text(legal), schema=json.dumps(schema))
         messages = [{"role": "system", "content": self._system(obs)}, {"role": "user", "content": user}]
         record, action = self.model.call("act", messages, schema, lambda a: prompts.read_action(a, legal))
         if action is None:

@@ -1,15 +1,19 @@
 """One model call over OpenAI-compatible Chat Completions: tries, backoff, the gate, causes.
 
-The `openai` package speaks the wire (plain and streamed); its own retries are off (`max_retries=0`)
-so that every try passes the endpoint's gate (actors/llm/gate.py) and is recorded with its cause.
-A 429 or 5xx, a timeout, a cut stream or a refused connection is tried again after a backoff
-(Retry-After where the server sends one, else 0.5 s doubling, at most 30 s); other statuses fail
-the call at once. The key is read from the environment variable the spec names and is never put in
-a cause, a record or an error line (`scrub`).
+`httpx` speaks the wire: a JSON body posted to `{endpoint}/chat/completions`, answered by one JSON
+body or, with `stream`, by server-sent events (`data: {...}` lines, then `data: [DONE]`). detente
+reads only what a decision needs (the first choice's text and finish reason, the usage), so the
+answer goes from bytes to those few fields without a typed model of the whole API in between. A 429
+or 5xx, a timeout, a cut stream or a refused connection is tried again after a backoff (Retry-After
+where the server sends one, else 0.5 s doubling, at most 30 s); other statuses fail the call at
+once. Every try passes the endpoint's gate (actors/llm/gate.py) and is recorded with its cause. The
+key is read from the environment variable the spec names, sent as the Authorization header only,
+and never put in a cause, a record or an error line (`scrub`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -19,8 +23,10 @@ from urllib.parse import urlsplit
 from actors.llm.gate import gate
 
 MAX_ANSWER_CHARS = 32_768  # an answer is cut here before it is parsed or logged (ours: 8k tokens)
+MAX_BODY_BYTES = 16 * 1024 * 1024  # a response body read past this is refused (ours)
 MAX_CAUSE = 200  # characters of one try's cause
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 30.0  # seconds (ours)
+POOL = 256  # connections kept open per endpoint: a runner's concurrent games each hold one while waiting
 
 
 def safe_endpoint(url: str) -> str:
@@ -63,17 +69,23 @@ class Client:
     """Chat Completions against one endpoint with one model and one set of sampling parameters."""
 
     def __init__(self, endpoint: str, model: str, key_env: str | None, timeout: float, stream: bool = False):
-        import openai  # the llm extra
+        import httpx  # the llm extra
 
         self.endpoint = endpoint
         self.safe = safe_endpoint(endpoint)
+        self.url = endpoint.rstrip("/") + "/chat/completions"
         self.model = model
         self.timeout = timeout
         self.stream = stream
         self._key = os.environ.get(key_env, "") if key_env else ""
-        self._openai = openai
-        # a local server takes any key; the client refuses an empty one
-        self._client = openai.OpenAI(base_url=endpoint, api_key=self._key or "none", max_retries=0, timeout=timeout)
+        self._httpx = httpx
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._key:
+            headers["Authorization"] = f"Bearer {self._key}"
+        else:  # a local server takes any key; some refuse a request without the header
+            headers["Authorization"] = "Bearer none"
+        limits = httpx.Limits(max_connections=POOL, max_keepalive_connections=POOL)
+        self._client = httpx.Client(timeout=timeout, headers=headers, limits=limits)
 
     def scrub(self, text: str) -> str:
         """`text` in one bounded line, without the key."""
@@ -88,6 +100,7 @@ class Client:
         the first wait where the server sends no Retry-After (doubling, at most BACKOFF_MAX)."""
         failed: list[Try] = []
         estimate = sum(len(m["content"]) for m in messages) // 4 + int(body.get("max_tokens") or 0)
+        payload = self._payload(messages, body)
         delay = backoff
         for n in range(tries):
             g = gate(self.safe)
@@ -95,7 +108,7 @@ class Client:
             used = 0
             t0 = time.monotonic()
             try:
-                answer, finish, tin, tout = self._once(messages, body)
+                answer, finish, tin, tout = self._once(payload)
                 used = tin + tout
                 latency = int((time.monotonic() - t0) * 1000)
                 return Reply(answer, finish, tin, tout, latency, failed)
@@ -110,70 +123,87 @@ class Client:
             sleep(min(BACKOFF_MAX, max(0.0, wait)))
         return Reply(None, None, 0, 0, sum(t.latency_ms for t in failed), failed)
 
-    def _once(self, messages: list[dict[str, str]], body: dict[str, Any]) -> tuple[str, str | None, int, int]:
-        oa = self._openai
-        extra = {k: v for k, v in body.items() if k in ("response_format",)}
-        params = {k: v for k, v in body.items() if k in ("temperature", "top_p", "max_tokens", "seed") and v is not None}
+    def _payload(self, messages: list[dict[str, str]], body: dict[str, Any]) -> bytes:
+        request: dict[str, Any] = {"model": self.model, "messages": messages}
+        for name in ("temperature", "top_p", "max_tokens", "seed", "response_format"):
+            if body.get(name) is not None:
+                request[name] = body[name]
+        if self.stream:
+            request["stream"] = True
+            request["stream_options"] = {"include_usage": True}
+        return json.dumps(request, ensure_ascii=False).encode("utf-8")
+
+    def _once(self, payload: bytes) -> tuple[str, str | None, int, int]:
+        hx = self._httpx
         try:
             if self.stream:
-                return self._streamed(messages, params, extra)
-            raw = self._client.chat.completions.with_raw_response.create(
-                model=self.model, messages=messages, extra_body=extra or None, **params)
-            completion = raw.parse()
-        except oa.APIStatusError as exc:
-            raise self._status(exc) from None
-        except oa.APITimeoutError:
+                return self._streamed(payload)
+            response = self._client.post(self.url, content=payload)
+            if response.status_code != 200:
+                raise self._status(response)
+            data = response.content
+        except hx.TimeoutException:
             raise _Failed(f"no answer within {self.timeout:g} s (timeout)") from None
-        except oa.APIConnectionError as exc:
+        except hx.HTTPError as exc:  # refused, reset, or a body cut short of its length
             raise _Failed(f"connection failed: {_why(exc)}") from None
-        except (ValueError, TypeError) as exc:  # a body that is not a completion
+        if len(data) > MAX_BODY_BYTES:
+            raise _Failed(f"a response body of {len(data):,} bytes (more than {MAX_BODY_BYTES:,})")
+        try:
+            completion = json.loads(data)
+        except ValueError as exc:
             raise _Failed(f"unreadable response: {type(exc).__name__}") from None
-        choices = getattr(completion, "choices", None) or []
-        if not choices:
-            raise _Failed("the response holds no choice")
-        content = choices[0].message.content or ""
-        usage = getattr(completion, "usage", None)
-        tin = int(getattr(usage, "prompt_tokens", 0) or 0)
-        tout = int(getattr(usage, "completion_tokens", 0) or 0)
-        return content, choices[0].finish_reason, tin, tout
+        return _fields(completion)
 
-    def _streamed(self, messages, params, extra) -> tuple[str, str | None, int, int]:
-        oa = self._openai
+    def _streamed(self, payload: bytes) -> tuple[str, str | None, int, int]:
+        hx = self._httpx
         parts: list[str] = []
         finish = None
         tin = tout = 0
         size = 0
         try:
-            stream = self._client.chat.completions.create(model=self.model, messages=messages, stream=True,
-                                                          extra_body=extra or None, **params)
-            for chunk in stream:
-                usage = getattr(chunk, "usage", None)
-                if usage is not None:
-                    tin, tout = int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0)
-                for choice in chunk.choices or ():
-                    piece = choice.delta.content if choice.delta is not None else None
-                    if piece and size < MAX_ANSWER_CHARS:
-                        parts.append(piece)
-                        size += len(piece)
-                    if choice.finish_reason:
-                        finish = choice.finish_reason
-        except oa.APIStatusError as exc:
-            raise self._status(exc) from None
-        except oa.APITimeoutError:
+            with self._client.stream("POST", self.url, content=payload) as response:
+                if response.status_code != 200:
+                    response.read()
+                    raise self._status(response)
+                for line in response.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    try:
+                        chunk = json.loads(data)
+                    except ValueError:
+                        raise _Failed(f"unreadable event after {size} characters") from None
+                    usage = chunk.get("usage") if isinstance(chunk, dict) else None
+                    if isinstance(usage, dict):
+                        tin, tout = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+                    for choice in (chunk.get("choices") if isinstance(chunk, dict) else None) or ():
+                        if not isinstance(choice, dict):
+                            continue
+                        delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+                        piece = delta.get("content")
+                        if isinstance(piece, str) and piece and size < MAX_ANSWER_CHARS:
+                            parts.append(piece)
+                            size += len(piece)
+                        if choice.get("finish_reason"):
+                            finish = str(choice["finish_reason"])
+        except _Failed:
+            raise
+        except hx.TimeoutException:
             raise _Failed(f"no answer within {self.timeout:g} s (timeout)") from None
-        except (oa.APIConnectionError, oa.APIError) as exc:
+        except hx.HTTPError as exc:
             raise _Failed(f"stream cut after {size} characters: {_why(exc)}") from None
-        except Exception as exc:  # noqa: BLE001 (the transport's own error when a stream is cut)
-            raise _Failed(f"stream cut after {size} characters: {type(exc).__name__}") from None
         if finish is None:
             raise _Failed(f"stream cut after {size} characters (no finish reason)")
         text = "".join(parts)
         return text, finish, tin, tout or max(1, len(text) // 4)
 
-    def _status(self, exc) -> _Failed:
-        status = int(exc.status_code)
+    @staticmethod
+    def _status(response) -> _Failed:
+        status = int(response.status_code)
         retry_after = None
-        header = exc.response.headers.get("retry-after") if exc.response is not None else None
+        header = response.headers.get("retry-after")
         if header is not None:
             try:
                 retry_after = max(0.0, float(header))
@@ -181,6 +211,27 @@ class Client:
                 retry_after = None
         again = status == 429 or status >= 500
         return _Failed(f"HTTP {status}" + (f" (Retry-After {header})" if header else ""), status, retry_after, again)
+
+
+def _fields(completion: Any) -> tuple[str, str | None, int, int]:
+    """The first choice's text and finish reason and the usage of a completion body."""
+    if not isinstance(completion, dict):
+        raise _Failed("unreadable response: not a completion object")
+    choices = completion.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise _Failed("the response holds no choice")
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise _Failed("unreadable response: the message content is not text")
+    finish = choices[0].get("finish_reason")
+    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    return content or "", (str(finish) if finish is not None else None), _count(usage.get("prompt_tokens")), \
+        _count(usage.get("completion_tokens"))
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 _CLIENTS: dict[tuple[Any, ...], Client] = {}

@@ -118,15 +118,39 @@ def talk_schema(models: tuple[type[TalkItem], ...]) -> dict[str, Any]:
     return json.loads(_talk_schema_text(tuple(models)))
 
 
+_LINES: dict[Any, dict[str, str]] = {}  # (game, options) -> action -> its line: describe_action is pure
+MAX_LINES = 100_000  # lines kept per game and options (ours: a game's whole vocabulary for the built-in ones)
+
+
+def _action_line(game: Any, options: Any, action: str) -> str:
+    try:
+        said = game.describe_action(options, action)
+    except Exception:  # noqa: BLE001 (a game's view must not take the seat down: the action alone)
+        said = action
+    return json.dumps(action) if said == action else f"{json.dumps(action)}: {said}"
+
+
 def actions_text(game: Any, options: Any, legal: tuple[str, ...]) -> str:
-    lines = []
+    """The legal actions, one a line, each with its description. A description is a pure function of
+    the game's options and the action, so each line is made once a process and looked up after."""
+    try:
+        lines = _LINES.setdefault((game, options), {})
+    except TypeError:  # options that cannot be hashed: made each time
+        return "\n".join(_action_line(game, options, a) for a in legal)
+    out = []
     for action in legal:
-        try:
-            said = game.describe_action(options, action)
-        except Exception:  # noqa: BLE001 (a game's view must not take the seat down: the action alone)
-            said = action
-        lines.append(json.dumps(action) if said == action else f"{json.dumps(action)}: {said}")
-    return "\n".join(lines)
+        line = lines.get(action)
+        if line is None:
+            line = _action_line(game, options, action)
+            if len(lines) < MAX_LINES:
+                lines[action] = line
+        out.append(line)
+    return "\n".join(out)
+
+
+def moves_text(legal: tuple[str, ...]) -> str:
+    """The legal actions as a comma-separated list of JSON strings."""
+    return json.dumps(list(legal))[1:-1]
 
 
 def observation_text(game: Any, options: Any, seat: int, observation: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("openai", reason="the llm extra (pip install 'detente[llm]') is not installed")
+pytest.importorskip("httpx", reason="the llm extra (pip install 'detente[llm]') is not installed")
 
 from replay.verify import verify_game  # noqa: E402
 from tests.llm.conftest import kinds, llm, of_kind, play_game  # noqa: E402

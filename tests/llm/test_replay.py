@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-pytest.importorskip("openai", reason="the llm extra (pip install 'detente[llm]') is not installed")
+pytest.importorskip("httpx", reason="the llm extra (pip install 'detente[llm]') is not installed")
 
 from actors.registry import parse_lineup, parse_spec  # noqa: E402
 from bus.log import parse_log  # noqa: E402

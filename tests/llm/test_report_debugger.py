@@ -12,7 +12,7 @@ from ops.debugger.page import export_page
 from tests.llm.scripted_server import ScriptedServer
 
 pytest.importorskip("pyspiel")
-pytest.importorskip("openai")
+pytest.importorskip("httpx")
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from ops.tournament.store import Store, load_game
 from tests.llm.scripted_server import ScriptedServer
 
 pytest.importorskip("pyspiel")
-pytest.importorskip("openai")
+pytest.importorskip("httpx")
 GAME = "openspiel-kuhn_poker"
 
 
