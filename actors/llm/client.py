@@ -128,9 +128,8 @@ class Client:
         for name in ("temperature", "top_p", "max_tokens", "seed", "response_format"):
             if body.get(name) is not None:
                 request[name] = body[name]
-        if self.stream:
+        if self.stream:  # usage comes where the server sends it unasked; else tokens out are estimated
             request["stream"] = True
-            request["stream_options"] = {"include_usage": True}
         return json.dumps(request, ensure_ascii=False).encode("utf-8")
 
     def _once(self, payload: bytes) -> tuple[str, str | None, int, int]:
