@@ -305,6 +305,13 @@ class Game:
         reference page prints it (docs/_generate.py, `<!-- generated: game NAME -->`)."""
         raise NotImplementedError(f"{self.name} has no observation tensor (capability VIEWS)")
 
+    def state_observation_tensor(self, options: Options, state: State, seat: int) -> Any:
+        """`observation_tensor(options, seat, state.observation(seat))` (games with VIEWS), which a
+        game may compute from its state's fields instead, without building the observation, where a
+        learner's loop reads a tensor every step (the PettingZoo environments call this). It must be
+        equal, so it shows the seat no more than its observation; the views conformance checks it."""
+        return self.observation_tensor(options, seat, state.observation(seat))
+
     def capabilities_for(self, options: Options) -> frozenset[str]:
         """The capability flags of one variant (default: the game's); e.g. hidden hands only
         where a variant deals cards."""

@@ -186,7 +186,8 @@ def check_views(game: Game, options: dict[str, Any] | None = None,
                 seeds: Iterable[int] = range(3)) -> None:
     """For games with VIEWS: every legal action has a one-line description; the text and the tensor
     of an observation are pure functions of it (the same for an equal copy, the observation left
-    unchanged, equal on a second call); the tensor is float32, finite, of `observation_shape`; and
+    unchanged, equal on a second call); the tensor is float32, finite, of `observation_shape`, and
+    `state_observation_tensor` of the state equals it; and
     for games with private information a resampled state (which the seat cannot tell apart) gives
     the same text and tensor."""
     import numpy
@@ -219,6 +220,10 @@ def check_views(game: Game, options: dict[str, Any] | None = None,
         for seat in range(n):
             observation = state.observation(seat)
             first = views(seat, observation, where)
+            direct = game.state_observation_tensor(opts, state, seat)
+            assert isinstance(direct, numpy.ndarray) and direct.dtype == numpy.float32 and \
+                direct.tobytes() == first[1] and direct.shape == shape, (
+                    f"{where}: state_observation_tensor of seat {seat} differs from the tensor of its observation")
             again = views(seat, msgpack.unpackb(msgpack.packb(observation)), where)  # an equal copy
             assert first == again, (f"{where}: the views of seat {seat} differ for an equal observation "
                                     f"(a set iterated? state kept between calls?)")

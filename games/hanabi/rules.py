@@ -82,7 +82,7 @@ class HanabiState(State):
 
     def __init__(self, options: HanabiOptions):
         self._o = options
-        self._odump = options.model_dump(mode="json")
+        self._odump: dict[str, Any] | None = None  # the options as JSON, made when first asked for (to_json)
         self._n = options.players
         self._hs = options.hand_size
         self._phase = DEAL
@@ -323,7 +323,7 @@ class HanabiState(State):
     def to_json(self) -> dict[str, Any]:
         """Full state; the history dicts inside are the state's own: read them, never mutate."""
         return {
-            "options": dict(self._odump),
+            "options": dict(self._options_json()),
             "phase": self._phase,
             "deck": [NAMES[c] for c in reversed(self._deck)],  # next card first
             "hands": [[NAMES[c] for c in h] for h in self._hands],
@@ -336,6 +336,11 @@ class HanabiState(State):
             "turns_left": self._turns_left,
             "history": list(self._history),
         }
+
+    def _options_json(self) -> dict[str, Any]:
+        if self._odump is None:
+            self._odump = self._o.model_dump(mode="json")
+        return self._odump
 
     def clone(self) -> HanabiState:
         new = type(self).__new__(type(self))
@@ -387,6 +392,9 @@ class Hanabi(Game):
 
     def observation_tensor(self, options: HanabiOptions, seat: int, observation: dict[str, Any]) -> Any:
         return _views.observation_tensor(options, seat, observation)
+
+    def state_observation_tensor(self, options: HanabiOptions, state: State, seat: int) -> Any:
+        return _views.state_observation_tensor(options, state, seat)
 
     def teams(self, options: HanabiOptions) -> tuple[tuple[int, ...], ...]:
         """A cooperative game: every seat in one team."""

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from games.hanabi.cards import CARD_OF, COLOURS, COPIES, NAMES, NUM_COLOURS, NUM_RANKS
-from games.hanabi.rules import MAX_HINTS, MAX_LIVES, PARSE, HanabiOptions
+from games.hanabi.rules import MAX_HINTS, MAX_LIVES, PARSE, PLAY, HanabiOptions, HanabiState
 
 COLOUR_WORDS = ("red", "yellow", "green", "white", "blue")
 _DECK_SIZE = 50
@@ -45,6 +45,9 @@ for _k in range(1024):
     if len(_ranks) == 1:
         _KNOW_ROWS[_k, _CARD_BITS + NUM_COLOURS + _ranks[0]] = 1.0
 _EMPTY_SLOT = 1024
+_KNOW_BYTES = tuple(bytes(row.astype(np.uint8)) for row in _KNOW_ROWS)  # the same rows, a byte per bit
+_ONES = b"\x01" * _DECK_SIZE  # thermometers: the first k bytes
+_SAME_CARD = tuple(range(_CARD_BITS))  # a state's cards are numbers already
 # discards: card -> first bit of its thermometer within the 50-bit section (per colour: 3 + 2 + 2 + 2 + 1)
 _DISCARD_BASE = tuple(c * 10 + sum(COPIES[:r]) for c in range(5) for r in range(5))
 _MOVE_TYPE = {"p": 0, "d": 1, "c": 2, "r": 3}
@@ -122,62 +125,88 @@ def observation_shape(options: HanabiOptions) -> tuple[int, ...]:
 def observation_tensor(options: HanabiOptions, seat: int, observation: dict[str, Any]) -> np.ndarray:
     """The HLE-style encoding of `observation` (module docstring; offsets in `tensor_fields`)."""
     obs = observation
-    lay = _layout_of(options)
+    return _encode(_layout_of(options), seat, obs["hands"], CARD_OF, obs["knowledge"], obs["deck"], obs["hints"],
+                   obs["lives"], obs["fireworks"], obs["discards"], obs["history"], obs["current"],
+                   obs["rules"]["completion_bonus"])
+
+
+def state_observation_tensor(options: HanabiOptions, state: HanabiState, seat: int) -> np.ndarray:
+    """`observation_tensor(options, seat, state.observation(seat))`, read from the state's own fields
+    without building the observation (a learner's loop reads a tensor every step). It reads only
+    what that observation holds: the seat's own cards only where the tensor shows them (open hands);
+    the views conformance checks the two are equal at every node it visits."""
+    return _encode(_layout_of(options), seat, state._hands, _SAME_CARD, state._know, len(state._deck),  # noqa: SLF001
+                   state._hints, state._lives, state._fw, state._disc, state._history,  # noqa: SLF001
+                   state._cur if state._phase == PLAY else None, options.completion_bonus)  # noqa: SLF001
+
+
+def _encode(lay: _Layout, seat: int, hands, card_of, knowledge, deck: int, hints: int, lives: int, fireworks,
+            discards, history, current: int | None, bonus: bool) -> np.ndarray:
+    """The tensor from the observation's parts; `card_of[c]` is the card number of an item of
+    `hands` and `discards` (names in an observation, numbers in a state).
+
+    Built as one byte per float in a bytearray (single bits, thermometers as slices, each slot's
+    knowledge as its precomputed 35 bytes) and converted to float32 once at the end: a step of a
+    learner's loop reads this, and numpy's cost per call dominates small writes."""
     n, hs = lay.n, lay.hs
-    t = np.zeros(lay.size, dtype=np.float32)
-    on: list[int] = []
-    hands = obs["hands"]
-    base = lay.hands
-    for rel in lay.hand_seats:
-        hand = hands[(seat + rel) % n]
-        for i, name in enumerate(hand):
-            on.append(base + i * _CARD_BITS + CARD_OF[name])
-        base += hs * _CARD_BITS
+    buf = bytearray(lay.size)
+    at = lay.hands
+    for rel in lay.hand_seats:  # the own hand (rel 0) only where hands are open
+        q = seat + rel
+        hand = hands[q - n if q >= n else q]
+        for card in hand:
+            buf[at + card_of[card]] = 1
+            at += _CARD_BITS
+        at += (hs - len(hand)) * _CARD_BITS
     for rel in range(n):
-        if len(hands[(seat + rel) % n]) < hs:
-            on.append(lay.missing + rel)
-    t[lay.deck:lay.deck + obs["deck"]] = 1.0
-    for c, height in enumerate(obs["fireworks"]):
+        q = seat + rel
+        if len(hands[q - n if q >= n else q]) < hs:
+            buf[lay.missing + rel] = 1
+    at = lay.deck
+    buf[at:at + deck] = _ONES[:deck]
+    at = lay.hints
+    buf[at:at + hints] = _ONES[:hints]
+    at = lay.lives
+    buf[at:at + lives] = _ONES[:lives]
+    at = lay.fireworks - 1
+    for height in fireworks:
         if height:
-            on.append(lay.fireworks + c * 5 + height - 1)
-    t[lay.hints:lay.hints + obs["hints"]] = 1.0
-    t[lay.lives:lay.lives + obs["lives"]] = 1.0
-    counts = [0] * _CARD_BITS
-    for name in obs["discards"]:
-        card = CARD_OF[name]
-        on.append(lay.discards + _DISCARD_BASE[card] + counts[card])
-        counts[card] += 1
-    history = obs["history"]
+            buf[at + height] = 1
+        at += NUM_RANKS
+    for card in discards:  # each card's thermometer: its next free bit
+        i = lay.discards + _DISCARD_BASE[card_of[card]]
+        while buf[i]:
+            i += 1
+        buf[i] = 1
     if history:
         last = history[-1]
         kind, a, b = PARSE[last["action"]]
-        on.append(lay.last_player + (last["player"] - seat) % n)
-        on.append(lay.last_type + _MOVE_TYPE[kind])
+        buf[lay.last_player + (last["player"] - seat) % n] = 1
+        buf[lay.last_type + _MOVE_TYPE[kind]] = 1
         if kind == "c" or kind == "r":
-            on.append(lay.last_target + (a - seat) % n)
-            on.append((lay.last_colour if kind == "c" else lay.last_rank) + b)
-            on.extend(lay.last_slots + i for i in last["slots"])
+            buf[lay.last_target + (a - seat) % n] = 1
+            buf[(lay.last_colour if kind == "c" else lay.last_rank) + b] = 1
+            for i in last["slots"]:
+                buf[lay.last_slots + i] = 1
         else:
-            on.append(lay.last_slot + a)
+            buf[lay.last_slot + a] = 1
             card = CARD_OF[last["card"]]
-            on.append(lay.last_card + card)
+            buf[lay.last_card + card] = 1
             if last.get("ok"):
-                on.append(lay.last_ok)
-                if card % 5 == 4 and obs["rules"]["completion_bonus"]:
-                    on.append(lay.last_bonus)
-    if obs["current"] is not None:
-        on.append(lay.current + (obs["current"] - seat) % n)
-    if on:
-        t[on] = 1.0
-    knowledge = obs["knowledge"]
-    rows = []
+                buf[lay.last_ok] = 1
+                if card % 5 == 4 and bonus:
+                    buf[lay.last_bonus] = 1
+    if current is not None:
+        buf[lay.current + (current - seat) % n] = 1
+    rows, slot = [], _KNOW_BYTES
     for rel in range(n):
-        know = knowledge[(seat + rel) % n]
-        rows.extend(know)
+        q = seat + rel
+        know = knowledge[q - n if q >= n else q]
+        rows += [slot[k] for k in know]
         if len(know) < hs:
-            rows.extend([_EMPTY_SLOT] * (hs - len(know)))
-    t[lay.know:lay.know + n * hs * _SLOT_KNOW] = _KNOW_ROWS[rows].ravel()
-    return t
+            rows += [slot[_EMPTY_SLOT]] * (hs - len(know))
+    buf[lay.know:lay.know + n * hs * _SLOT_KNOW] = b"".join(rows)
+    return np.frombuffer(buf, np.uint8).astype(np.float32)
 
 
 # -- words ---------------------------------------------------------------------------------

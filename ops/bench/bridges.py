@@ -9,8 +9,9 @@
   pybind11) in OpenSpiel's loop with `observation_tensor()` of the player to act each step;
 - the same for Battle Line: the PettingZoo environment against OpenSpiel's loop over the exported
   `detente_battleline` (ops/bridges/openspiel/export.py) with its observation tensor each step.
+Each steps/s pair runs in `--rounds` interleaved turns; the ratio is of the sums (the range: each round's).
 
-    python -m ops.bench.bridges [--seconds 2]
+    python -m ops.bench.bridges [--seconds 2] [--rounds 4]
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ def pettingzoo_hanabi():
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=4, help="turns each side of a steps/s pair takes (interleaved)")
     args = parser.parse_args(argv)
     import pyspiel
 
@@ -148,17 +150,32 @@ def main(argv: list[str] | None = None) -> None:
         whole = _rate(stack(name), s)
         print(f"{short}: OpenSpiel's loop {theirs:,.0f} games/s; bridge (State API) {ours:,.0f} games/s "
               f"(ratio {ours / theirs:.3f}); whole stack {whole:,.0f} games/s (ratio {whole / theirs:.4f})")
-    theirs = _steps_rate(openspiel_tensor_steps(pyspiel.load_game("hanabi", {"players": 2})), s)
-    ours = _steps_rate(pettingzoo_steps("hanabi", {"players": 2}), s)
-    print(f"hanabi steps/s with tensor observations: OpenSpiel's Hanabi {theirs:,.0f}; detente's Hanabi as a "
-          f"PettingZoo env {ours:,.0f} (ratio {ours / theirs:.3f})")
+    theirs, ours = _interleaved(lambda: openspiel_tensor_steps(pyspiel.load_game("hanabi", {"players": 2})),
+                                lambda: pettingzoo_steps("hanabi", {"players": 2}), s, args.rounds)
+    print(f"hanabi steps/s with tensor observations: OpenSpiel's Hanabi {sum(theirs) / len(theirs):,.0f}; "
+          f"detente's Hanabi as a PettingZoo env {sum(ours) / len(ours):,.0f} ({_ratios(ours, theirs)})")
     from ops.bridges.openspiel.export import register
 
     register(["battleline"])
-    theirs = _steps_rate(openspiel_tensor_steps(pyspiel.load_game("detente_battleline", {"options": "{}"})), s)
-    ours = _steps_rate(pettingzoo_steps("battleline", {}), s)
-    print(f"battleline steps/s with tensor observations: OpenSpiel's loop over detente_battleline {theirs:,.0f}; "
-          f"the PettingZoo env {ours:,.0f} (ratio {ours / theirs:.3f})")
+    theirs, ours = _interleaved(lambda: openspiel_tensor_steps(pyspiel.load_game("detente_battleline", {"options": "{}"})),
+                                lambda: pettingzoo_steps("battleline", {}), s, args.rounds)
+    print(f"battleline steps/s with tensor observations: OpenSpiel's loop over detente_battleline "
+          f"{sum(theirs) / len(theirs):,.0f}; the PettingZoo env {sum(ours) / len(ours):,.0f} ({_ratios(ours, theirs)})")
+
+
+def _interleaved(theirs, ours, seconds: float, rounds: int) -> tuple[list[float], list[float]]:
+    """Steps/s of both loops, `rounds` times in turn, each for seconds / rounds (a load that comes and
+    goes on a shared box falls on both)."""
+    a, b = [], []
+    for _ in range(rounds):
+        a.append(_steps_rate(theirs(), seconds / rounds))
+        b.append(_steps_rate(ours(), seconds / rounds))
+    return a, b
+
+
+def _ratios(ours: list[float], theirs: list[float]) -> str:
+    each = [o / t for o, t in zip(ours, theirs)]
+    return f"ratio {sum(ours) / sum(theirs):.3f}; rounds {min(each):.3f}-{max(each):.3f}"
 
 
 if __name__ == "__main__":

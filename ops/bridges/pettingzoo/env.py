@@ -49,6 +49,7 @@ except ImportError:  # the optional extra is not installed: env() says so
 
 MISSING = "PettingZoo environments need the optional extra: pip install 'detente[pettingzoo]'"
 OBSERVATION_BOUND = 1e6  # the observation Box's bound either side (ours: finite, far above any tensor's value)
+MASKS_KEPT = 4096  # distinct legal sets whose masks an environment keeps (ours: a few MB for Battle Line's 2,094)
 
 
 def observation_json(observation) -> dict[str, Any]:
@@ -82,32 +83,58 @@ class _Seats:
                                         for a in self.possible_agents}
         else:
             self._observation_spaces = {a: spaces.Box(0, 255, (OBSERVATION_BYTES,), np.uint8) for a in self.possible_agents}
-        vocabulary = self.game.action_vocabulary(self.game_options)
-        self._encode = {name: number for number, name in enumerate(vocabulary)}  # action name -> number
-        self._idle = np.zeros(self.num_actions + extra_actions, np.int8)  # the mask of a seat not to act (shared)
-        self._idle.flags.writeable = False
+        self._vocabulary = self.game.action_vocabulary(self.game_options)  # number -> action name
+        self._encode = {name: number for number, name in enumerate(self._vocabulary)}  # action name -> number
+        self._mask_size = self.num_actions + extra_actions
+        self._idle = self._frozen(np.zeros(self._mask_size, np.int8))  # the mask of a seat not to act (shared)
+        self._masks: dict[tuple[str, ...], Any] = {}  # legal actions -> their mask (read-only, shared)
+        self._unseeded: dict[str, int] = {}  # action spaces to seed when first asked for after a reset
         self.state: State | None = None
+
+    @staticmethod
+    def _frozen(array):
+        array.flags.writeable = False
+        return array
 
     def observation_space(self, agent: str):
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str):
-        return self._action_spaces[agent]
+        space = self._action_spaces[agent]
+        if agent in self._unseeded:  # seeded here, not in reset: a Generator per seat is costly, most loops never sample
+            space.seed(self._unseeded.pop(agent))
+        return space
+
+    def _seed_spaces(self, seed: int | None) -> None:
+        """reset(seed=...): each seat's action space is seeded with seed + seat (on first use)."""
+        if seed is None:
+            self._unseeded = {}
+            for space in self._action_spaces.values():
+                space.seed(None)
+        else:
+            self._unseeded = {agent: seed + p for agent, p in self._seat.items()}
 
     def observation_dict(self, agent: str) -> dict[str, Any]:
         """The seat's detente observation (what its tensor encodes)."""
         return self.state.observation(self._seat[agent])
 
     def _view(self, seat: int):
-        seen = self.state.observation(seat)
-        if self.tensors:
-            return self.game.observation_tensor(self.game_options, seat, seen)
-        return encode_observation(seen)
+        if self.tensors:  # the tensor of the seat's observation (a game may read it from the state directly)
+            return self.game.state_observation_tensor(self.game_options, self.state, seat)
+        return encode_observation(self.state.observation(seat))
 
-    def _mask(self, seat: int, size: int):
-        mask = np.zeros(size, np.int8)
-        encode = self._encode
-        mask[[encode[name] for name in self.state.legal_actions(seat)]] = 1
+    def _mask(self, seat: int):
+        """The seat's action mask: 1 at the numbers of its legal actions. Read-only and shared by
+        every node with the same legal actions (built once: a hand of cards repeats its moves)."""
+        legal = tuple(self.state.legal_actions(seat))
+        mask = self._masks.get(legal)
+        if mask is None:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            mask = np.zeros(self._mask_size, np.int8)
+            encode = self._encode
+            mask[[encode[name] for name in legal]] = 1
+            mask = self._masks[legal] = self._frozen(mask)
         return mask
 
     def _chance(self) -> None:
@@ -139,8 +166,7 @@ class DetenteAEC(_Seats, AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._rng = random.Random(seed)
-        for agent in self.possible_agents:
-            self._action_spaces[agent].seed(None if seed is None else seed + self._seat[agent])
+        self._seed_spaces(seed)
         self.state = self.game.new_initial_state(self.game_options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -155,24 +181,27 @@ class DetenteAEC(_Seats, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
-        name = self.game.decode_action(self.game_options, int(action))
-        if not self.infos[agent]["action_mask"][int(action)]:  # the mask _advance made for this node
-            raise ValueError(f"{agent}: action {int(action)} ({name!r}) is not legal here")
+        number = int(action)
+        if not (0 <= number < self.num_actions and self.infos[agent]["action_mask"][number]):  # _advance's mask
+            raise ValueError(f"{agent}: action {number} is not legal here (legal: the ones of its action mask)")
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        self._pending[seat] = name
-        if len(self._pending) == len(self.state.current_players()):
-            self.state.apply_actions(dict(sorted(self._pending.items())))
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+        pending = self._pending
+        pending[self._seat[agent]] = self._vocabulary[number]
+        if len(pending) == self._acting:
+            self.state.apply_actions(dict(sorted(pending.items())) if len(pending) > 1 else pending)
             self._pending = {}
-        self._advance()
-        self._accumulate_rewards()
+        if self._advance():  # the game ended: its returns
+            self._accumulate_rewards()
 
-    def _advance(self) -> None:
-        """Draw chance, then select the next seat to act (its mask in its infos), or end the game."""
-        self._chance()
+    def _advance(self) -> bool:
+        """Draw chance, then select the next seat to act (its mask in its infos), or end the game
+        (True: the rewards are its returns)."""
         state = self.state
+        if state.is_chance():
+            self._chance()
         if state.is_terminal():
             returns = state.outcome().returns
             for agent in self.agents:
@@ -180,11 +209,14 @@ class DetenteAEC(_Seats, AECEnv):
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]
             self.infos = {a: {"action_mask": self._idle} for a in self.agents}
-            return
-        waiting = [p for p in state.current_players() if p not in self._pending]
-        selected = self.agent_selection = self.possible_agents[waiting[0]]
-        self.infos = {a: {"action_mask": self._mask(waiting[0], self.num_actions) if a == selected else self._idle}
-                      for a in self.agents}
+            return True
+        players = state.current_players()
+        self._acting = len(players)  # how many choose at this node (a simultaneous node: asked one by one)
+        seat = players[0] if not self._pending else next(p for p in players if p not in self._pending)
+        selected = self.agent_selection = self.possible_agents[seat]
+        idle = self._idle
+        self.infos = {a: {"action_mask": self._mask(seat) if a == selected else idle} for a in self.agents}
+        return False
 
     def observe(self, agent: str):
         return self._view(self._seat[agent])
@@ -198,11 +230,13 @@ class DetenteParallel(_Seats, ParallelEnv):
     def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None):
         self._setup(game, options, render_mode, 1)
         self.wait = self.num_actions  # the number of a seat with nothing to do this step
+        waiting = np.zeros(self._mask_size, np.int8)
+        waiting[self.wait] = 1
+        self._waiting = self._frozen(waiting)  # the mask of a seat with nothing to do (shared)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         self._rng = random.Random(seed)
-        for agent in self.possible_agents:
-            self._action_spaces[agent].seed(None if seed is None else seed + self._seat[agent])
+        self._seed_spaces(seed)
         self.state = self.game.new_initial_state(self.game_options)
         self.agents = list(self.possible_agents)
         self._chance()
@@ -215,8 +249,7 @@ class DetenteParallel(_Seats, ParallelEnv):
             agent = self.possible_agents[seat]
             number = actions.get(agent)
             legal = state.legal_actions(seat)
-            name = self.game.decode_action(self.game_options, int(number)) \
-                if number is not None and 0 <= int(number) < self.num_actions else None
+            name = self._vocabulary[int(number)] if number is not None and 0 <= int(number) < self.num_actions else None
             if name not in legal:
                 illegal.add(agent)
                 name = state.default_action(seat)
@@ -243,11 +276,7 @@ class DetenteParallel(_Seats, ParallelEnv):
         infos = {}
         for agent in self.agents:
             seat = self._seat[agent]
-            if seat in acting:
-                mask = self._mask(seat, self.num_actions + 1)
-            else:
-                mask = np.zeros(self.num_actions + 1, np.int8)
-                mask[self.wait] = 1
+            mask = self._mask(seat) if seat in acting else self._waiting
             infos[agent] = {"action_mask": mask, "illegal": illegal.get(agent, False)}
         return infos
 
