@@ -11,6 +11,8 @@
     GET  /api/game/ID/record/SEQ?player=N             one whole record (if N observed it)
     GET  /api/game/ID/detail/SEQ?player=N&kb=M        a seat's KB at SEQ, the diff made there, suggestions
     GET  /api/game/ID/boards?player=N                 every distinct board (seq, SVG): the page export's
+    GET  /api/game/ID/original?player=N               a fork's original, where this source holds it: its id,
+                                                      the switch seq and the first seq where the two differ
     POST /api/game/ID/fork  {"at": SEQ, "seats": {"3": "SPEC"}}   (token) play the fork, return its id
 
 `player` absent: the omniscient view; a seat: that seat's point of view (ops/debugger/pov.py).
@@ -76,7 +78,30 @@ class Api:
             return game.detail(_seq(rest[1]), seat, game.check_seat(_opt_int(query, "kb")))
         if rest == ["boards"]:
             return boards(game, seat)
+        if rest == ["original"]:
+            return self._original(game, seat)
         raise DebugError("no such API route", 404)
+
+    def _original(self, fork: DebugGame, seat: int | None) -> dict[str, Any]:
+        """Where a fork (made here or by `detente replay fork`) leaves its original, for the side by side."""
+        from ops.debugger.forking import first_difference
+
+        point = fork.header.get("fork")
+        if not isinstance(point, dict):
+            raise DebugError(f"game {fork.id} is not a fork", 404)
+        original_id = str(point.get("from"))
+        try:
+            original = self.source.game(original_id)
+        except DebugError as exc:
+            if exc.status != 404:
+                raise
+            raise DebugError(f"the original game {original_id} is not served here: serve a folder holding both logs, "
+                             "or name the original's log with --with", 404) from None
+        original.check_seat(seat)
+        first = first_difference(original.log, fork.log)
+        if seat is not None and first is not None:  # a seat learns they part at its first record after it
+            first = fork.seen_from(first, seat)
+        return {"game_id": original.id, "at": point.get("at") if seat is None else None, "first_difference": first}
 
     def post(self, path: str, body: bytes) -> Any:
         parts = [unquote(p) for p in path.strip("/").split("/")][1:]

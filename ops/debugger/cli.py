@@ -49,6 +49,9 @@ def add_parsers(rsub: Any) -> None:
     serve.add_argument("log", type=_path, metavar="LOG|DIR", help="a log file, a folder of logs or a tournament folder")
     serve.add_argument("--port", type=_port, default=8000, help="port (0: any free one); default 8000")
     serve.add_argument("--host", type=_name, default="127.0.0.1", help="address to listen on; default 127.0.0.1")
+    serve.add_argument("--with", dest="more", type=_path, action="append", default=[], metavar="LOG",
+                       help="another log file to serve beside it (repeatable): the original of a fork made with "
+                            "`replay fork`, say, so that the fork opens beside it")
     serve.add_argument("--out", type=_path, default="debugger-out",
                        help="folder the server writes forks to (nowhere else); default ./debugger-out")
     serve.set_defaults(func=cmd_serve)
@@ -80,7 +83,16 @@ def _open(path: str) -> Any:
 def cmd_serve(args: argparse.Namespace) -> int:
     from ops.debugger.server import serve
 
+    from ops.debugger.source import SourceError
+
     source = _open(args.log)
+    for more in args.more:
+        if not Path(more).is_file():
+            raise _usage(f"--with {more}: no such log file")
+        try:
+            source.add_logs(Path(more))
+        except SourceError as exc:
+            raise _usage(f"--with {exc}") from None
     out = Path(args.out).resolve()
     if out.exists() and not out.is_dir():
         raise _usage(f"--out {args.out} exists and is not a folder")

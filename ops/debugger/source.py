@@ -167,6 +167,24 @@ class Source:
             self._extra[game_id] = path
             self._extra_rows = [r for r in self._extra_rows if r["game_id"] != game_id] + [row_of(log)]
 
+    def add_logs(self, path: Path) -> list[str]:
+        """Every game of one more log file, served beside the source's own (the original of a fork,
+        say); their ids. Raises SourceError for a file that is not a readable log."""
+        try:
+            logfile = read_log(path)
+        except (OSError, LogError) as exc:
+            raise SourceError(f"{path}: {exc}") from None
+        if not logfile.games:
+            raise SourceError(f"{path}: no game can be read" + (f" ({logfile.bad})" if logfile.bad else ""))
+        ids = []
+        with self._lock:
+            for log in logfile.games:
+                game_id = str(log.header.get("game_id"))
+                self._extra[game_id] = path
+                self._extra_rows = [r for r in self._extra_rows if r["game_id"] != game_id] + [row_of(log)]
+                ids.append(game_id)
+        return ids
+
     def first_game(self) -> str | None:
         rows = self.games({}, 0, 1)["games"]
         return rows[0]["game_id"] if rows else None

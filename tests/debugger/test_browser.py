@@ -231,3 +231,23 @@ def test_screenshots_of_every_board(browser, tmp_path):
     assert {p.name.split("-")[0] for p in written} >= {"diplomacy", "werewolves", "hanabi"}
     assert all(p.stat().st_size > 2000 for p in written)
     assert all(Path(p).suffix == ".png" for p in written)
+
+
+def test_a_fork_made_on_the_command_line_opens_beside_its_original(browser, serve, tmp_path):
+    from ops.cli import main
+
+    shutil.copy(golden("hanabi"), tmp_path / "original.log")
+    assert main(["replay", "fork", str(golden("hanabi")), "--at", "200", "--agents", "alpha,random,alpha",
+                 "--out", str(tmp_path / "fork.log")]) == 0
+    fork = read_log(tmp_path / "fork.log").games[0]
+    s = serve(tmp_path / "fork.log")
+    s.server.api.source.add_logs(tmp_path / "original.log")  # `replay serve fork.log --with original.log`
+    _open(browser, f"{s.url}#game={fork.header['game_id']}&seq=300")
+    _ready(browser, 300)
+    _wait(browser, lambda d: "on" in d.find_element("id", "compare").get_attribute("class"), "the side by side")
+    title = browser.find_element("id", "compare-title").text
+    assert "original hanabi-6 (left)" in title and f"fork {fork.header['game_id']} (right)" in title
+    assert re.search(r"first difference at seq \d+", title)
+    assert browser.find_elements("css selector", "#compare-left svg") and browser.find_elements("css selector", "#compare-right svg")
+    _key(browser, "ARROW_RIGHT")  # stepping moves both sides
+    _wait(browser, lambda d: "at seq 300;" not in d.find_element("id", "compare-title").text, "the pair to follow the step")

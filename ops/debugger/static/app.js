@@ -71,6 +71,7 @@ const served = {
   messages: (id, player, around, f) => getJSON(gameUrl(id) + "/messages", {player, around, before: 40, after: 40, ...f}),
   record: (id, seq, player) => getJSON(gameUrl(id) + "/record/" + seq, {player}),
   detail: (id, seq, player, kb) => getJSON(gameUrl(id) + "/detail/" + seq, {player, kb}),
+  original: (id, player) => getJSON(gameUrl(id) + "/original", {player}),
   fork: async (id, at, seats) => {
     const r = await fetch(gameUrl(id) + "/fork", {method: "POST", headers: {"Content-Type": "application/json",
       "X-Detente-Token": token}, body: JSON.stringify({at, seats})});
@@ -122,6 +123,7 @@ const local = {
     if (turn === null) { const before = mine.filter((x) => x.seq <= seq); if (before.length) turn = before[before.length - 1].turn; }
     return {seq, seat: Number(seat), source, diff, kb: data, suggestions: mine.filter((x) => x.turn === turn)};
   },
+  original: async () => { throw new ApiError(404, "an exported page holds one game: serve the fork with its original"); },
   fork: async () => { throw new ApiError(403, "an exported page cannot fork: serve the log (detente replay serve)"); },
 };
 function checkView(player) {
@@ -199,6 +201,8 @@ async function openGame(id, player, seq) {
   buildPhases(meta);
   buildFork(meta);
   S.seqs = meta.seqs || [];
+  if (meta.fork && !DATA) await pairWithOriginal(id, player, ticket);
+  if (ticket !== S.opening) return;
   drawTimeline();
   drawCharts();
   let target = seq === null || seq === undefined || seq === "" ? meta.first : Number(seq);
@@ -540,13 +544,34 @@ async function doFork() {
     else await showCompare(S.seq);
   } catch (e) { $("fork-result").textContent = "fork refused: " + e.message; }
 }
+async function pairWithOriginal(id, player, ticket) {
+  // a fork opened on its own (made here or by `detente replay fork`): beside its original, where served
+  try {
+    const r = await api.original(id, player);
+    const m = await api.meta(r.game_id, player);
+    if (ticket !== S.opening) return;
+    S.fork = {game_id: r.game_id, at: r.at, first_difference: r.first_difference, original: true};
+    S.forkMeta = m;
+    $("compare").classList.add("on");
+  } catch (e) {
+    if (ticket !== S.opening) return;
+    $("compare-title").textContent = "fork of " + S.meta.fork.from + ": " + e.message;
+    $("compare-left").replaceChildren(); $("compare-right").replaceChildren();
+    $("compare").classList.add("on");
+  }
+}
 async function showCompare(seq) {
   const f = S.forkMeta;
   if (!f) return;
-  $("compare-title").textContent = "original (left) and fork " + f.game_id + " (right) at seq " + seq + "; first difference at seq " + S.fork.first_difference;
+  // the original on the left, the fork on the right, whichever of the two this page opened
+  const opened = S.fork.original;
+  const [left, right] = opened ? [f.game_id, S.game] : [S.game, f.game_id];
+  const diff = S.fork.first_difference === null || S.fork.first_difference === undefined ? "none seen" : "at seq " + S.fork.first_difference;
+  $("compare-title").textContent = "original " + left + " (left) and fork " + right + " (right) at seq " + seq + "; first difference " + diff;
   const s = Math.max(f.first, Math.min(f.last, seq));
+  const [ls, rs] = opened ? [s, seq] : [seq, s];
   try {
-    const [a, b] = await Promise.all([api.at(S.game, seq, S.player), api.at(f.game_id, s, S.player)]);
+    const [a, b] = await Promise.all([api.at(left, ls, S.player), api.at(right, rs, S.player)]);
     $("compare-left").innerHTML = a.board; $("compare-right").innerHTML = b.board;
     scalable($("compare-left")); scalable($("compare-right"));
   } catch (e) { $("compare-right").textContent = e.message; }
