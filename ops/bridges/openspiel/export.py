@@ -22,8 +22,9 @@ registry for every installed game with the ACTION_ENCODING capability.
   `random.Random("<seed>/<steps so far>")`, the same draw for the same history.
 - Observation string and tensor: the game's views where it has VIEWS (`observation_text`,
   `observation_tensor`), else the observation as canonical JSON and no tensor. Information-state
-  string: the seat's observations since the start and its own actions (perfect recall). Talk is
-  not offered.
+  string: the seat's observations since the start and its own actions (perfect recall).
+  Information-state tensor (games with VIEWS): the observation's tensor, then how many times the
+  seat has taken each action number, then its last action one-hot (`_Observer`). Talk is not offered.
 - Returns: detente's returns at the end.
 """
 
@@ -55,7 +56,7 @@ def _game_type(ps, name: str, game: Game, players: int):
         else kind.Information.PERFECT_INFORMATION,
         utility=kind.Utility.GENERAL_SUM, reward_model=kind.RewardModel.TERMINAL,
         max_num_players=max(players, MAX_PLAYERS), min_num_players=1,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=game.has(VIEWS),
         provides_observation_string=True, provides_observation_tensor=game.has(VIEWS),
         parameter_specification={"options": "{}", "seed": 0})
 
@@ -117,6 +118,7 @@ def _classes(ps, name: str, game: Game, game_type):
             self.drawn: list[Any] = []  # its items drawn so far
             n = game.num_players(self.options)
             self.seen: list[list[str]] = [[] for _ in range(n)]  # each seat's observations and own actions
+            self.acted: list[list[int]] = [[] for _ in range(n)]  # each seat's own action numbers, in order
             self._look()
 
         def current_player(self):
@@ -166,6 +168,7 @@ def _classes(ps, name: str, game: Game, game_type):
                 name = game.decode_action(self.options, action)
                 s.apply_actions({player: name})
                 self.seen[player].append("act " + name)
+                self.acted[player].append(int(action))
             self.steps += 1
             self._look()
 
@@ -182,6 +185,7 @@ def _classes(ps, name: str, game: Game, game_type):
             s.apply_actions(chosen)
             for p, name in sorted(chosen.items()):
                 self.seen[p].append("act " + name)
+                self.acted[p].append(int(actions[p]))
             self.steps += 1
             self._look()
 
@@ -212,27 +216,48 @@ def _classes(ps, name: str, game: Game, game_type):
 
 
 class _Observer:
-    """A seat's view for OpenSpiel: the observation (the game's tensor and text where it has VIEWS,
-    else canonical JSON and no tensor), or with perfect recall the information state (its string:
-    the seat's observations and own actions so far; no tensor)."""
+    """A seat's view for OpenSpiel. Without perfect recall, the observation: the game's tensor and
+    text where it has VIEWS, else canonical JSON and no tensor. With perfect recall, the information
+    state: its string is the seat's observations and own actions so far; its tensor (games with
+    VIEWS) is the observation's tensor, then `actions_taken` (how many times the seat has taken each
+    action number so far) and `last_action` (its latest action number, one-hot; zeros before its
+    first), so a fixed size, `observation_shape` + 2 x the action vocabulary. The tensor summarises
+    the information state for learners (DQN, NFSP); the string is the exact one."""
 
     def __init__(self, game: Game, options, recall: bool):
         self.game, self.options, self.recall = game, options, recall
-        views = game.has(VIEWS, options) and not recall
-        shape = tuple(game.observation_shape(options)) if views else (0,)
-        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)} if views else {}
+        self.views = game.has(VIEWS, options)
+        pieces: list[tuple[str, tuple[int, ...]]] = []
+        if self.views:
+            pieces.append(("observation", tuple(game.observation_shape(options))))
+            if recall:
+                actions = game.num_distinct_actions(options)
+                pieces += [("actions_taken", (actions,)), ("last_action", (actions,))]
+        sizes = [int(np.prod(shape)) for _, shape in pieces]
+        self.tensor = np.zeros(sum(sizes), np.float32)
+        self.dict, at = {}, 0
+        for (name, shape), size in zip(pieces, sizes):
+            self.dict[name] = self.tensor[at:at + size].reshape(shape)
+            at += size
 
     def set_from(self, state, player):
-        if self.dict:
-            seen = state.inner.observation(player)
-            self.tensor[:] = self.game.observation_tensor(self.options, player, seen).reshape(-1)
+        if not self.views:
+            return
+        seen = self.game.state_observation_tensor(self.options, state.inner, player)
+        self.dict["observation"][...] = seen.reshape(self.dict["observation"].shape)
+        if self.recall:
+            taken, last = self.dict["actions_taken"], self.dict["last_action"]
+            acted = state.acted[player]
+            taken[:] = np.bincount(acted, minlength=len(taken)) if acted else 0.0
+            last[:] = 0.0
+            if acted:
+                last[acted[-1]] = 1.0
 
     def string_from(self, state, player):
         if self.recall:
             return "\n".join(state.seen[player])
         seen = state.inner.observation(player)
-        if self.game.has(VIEWS, self.options):
+        if self.views:
             return self.game.observation_text(self.options, player, seen)
         return json.dumps(seen, sort_keys=True, separators=(",", ":"))
 
