@@ -77,6 +77,20 @@ PARSE: dict[str, tuple[str, int, int]] = {
 }
 
 
+_HINT_BIT = tuple(1 << (card // 5) | 1 << (5 + card % 5) for card in range(25))  # a card's colour and rank bits
+_HINTS: dict[tuple[int, int], tuple[str, ...]] = {}  # (seat, colour and rank bits of its hand) -> its hints
+
+
+def _hints_for(t: int, bits: int) -> tuple[str, ...]:
+    """The hints to seat t whose hand holds these colours and ranks, colour hints first, each in
+    string order (so a legal list stays sorted)."""
+    found = _HINTS.get((t, bits))
+    if found is None:
+        found = _HINTS[(t, bits)] = (tuple(HINT_COLOUR[t][c] for c in _ALPHA_COLOURS if bits >> c & 1)
+                                     + tuple(HINT_RANK[t][r] for r in range(5) if bits >> (5 + r) & 1))
+    return found
+
+
 class HanabiState(State):
     """A Hanabi position: cards and hint knowledge as ints (see games.hanabi.cards)."""
 
@@ -151,13 +165,10 @@ class HanabiState(State):
             for t in range(self._n):
                 if t == p:
                     continue
-                cols = ranks = 0
+                bits = 0  # the colours (bits 0-4) and ranks (bits 5-9) in seat t's hand
                 for card in self._hands[t]:
-                    cols |= 1 << (card // 5)
-                    ranks |= 1 << (card % 5)
-                hc, hr = HINT_COLOUR[t], HINT_RANK[t]
-                out += [hc[c] for c in _ALPHA_COLOURS if cols >> c & 1]
-                out += [hr[r] for r in range(5) if ranks >> r & 1]
+                    bits |= _HINT_BIT[card]
+                out += _hints_for(t, bits)
         out += PLAYS[:size]
         return out
 

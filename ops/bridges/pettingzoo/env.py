@@ -73,6 +73,7 @@ class _Seats:
         self.render_mode = render_mode
         self.num_actions = self.game.num_distinct_actions(self.game_options)
         self.tensors = self.game.has(VIEWS, self.game_options)
+        self._state_tensor = self.game.state_observation_tensor
         n = self.game.num_players(self.game_options)
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -184,10 +185,7 @@ class DetenteAEC(_Seats, AECEnv):
         number = int(action)
         if not (0 <= number < self.num_actions and self.infos[agent]["action_mask"][number]):  # _advance's mask
             raise ValueError(f"{agent}: action {number} is not legal here (legal: the ones of its action mask)")
-        self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        self._cumulative_rewards[agent] = 0.0  # rewards stay 0 until the end (reset set them so)
         pending = self._pending
         pending[self._seat[agent]] = self._vocabulary[number]
         if len(pending) == self._acting:
@@ -219,6 +217,8 @@ class DetenteAEC(_Seats, AECEnv):
         return False
 
     def observe(self, agent: str):
+        if self.tensors:  # _view's first case, called directly: a learner's loop observes every step
+            return self._state_tensor(self.game_options, self.state, self._seat[agent])
         return self._view(self._seat[agent])
 
 
