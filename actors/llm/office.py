@@ -20,7 +20,7 @@ from actors.alpha.offices import Answer, ForeignOffice
 from actors.llm import prompts
 from actors.llm.agent import LLMOptions, Memory, ModelSeat
 from actors.llm.record import current
-from bus.messages import OfficeRequest, OfficeReply
+from bus.messages import KBUpdate, OfficeRequest, OfficeReply
 
 
 class LLMForeignOffice(ForeignOffice):
@@ -74,7 +74,8 @@ class LLMForeignOffice(ForeignOffice):
             heard=self.memory.take_heard(), memory=self.memory.memory_text(),
             observation=prompts.observation_text(self.game, self.game_options, self.seat, obs),
             suggestions=self._suggestions(view.get("suggestions")), trust=self._trust(view.get("trust")),
-            deals=json.dumps(view.get("deals") or {}, sort_keys=True)[:2000], schema=json.dumps(schema))
+            deals=pacts_text(view, request.turn) if _has_pacts(view) else
+            json.dumps(view.get("deals") or {}, sort_keys=True)[:2000], schema=json.dumps(schema))
         messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
         record, said = self.model.call("talk", messages, schema, lambda a: prompts.read_talk(a, models))
         self.pending.append(record)
@@ -82,7 +83,8 @@ class LLMForeignOffice(ForeignOffice):
         if says:
             self.memory.note(f"decision {request.turn}, {talk.get('channel', '')} round {talk.get('round', 0)}: you "
                              "said " + json.dumps([s.model_dump(mode="json") for s in says], ensure_ascii=False)[:400])
-        return Answer(says=says)
+        updates = pact_updates(view, says) if _has_pacts(view) else []
+        return Answer(says=says, updates=updates)
 
     def _suggestions(self, suggestions: Any) -> str:
         lines = []
@@ -99,6 +101,70 @@ class LLMForeignOffice(ForeignOffice):
         if not isinstance(trust, dict) or not trust:
             return "(no estimate)"
         return "\n".join(f"seat {k}: {v}" for k, v in sorted(trust.items(), key=lambda kv: str(kv[0])))
+
+
+# -- pacts: the generic agent's deals (actors/alpha/generic/pacts.py), said as free text --------------
+
+MAX_PACT_LINES = 12  # candidate pacts and ledger entries shown (ours)
+
+
+def _has_pacts(view: dict[str, Any]) -> bool:
+    """A President that keeps a pact ledger (the generic agent) shows its office `pacts` or `deal_values`."""
+    return "pacts" in view or "deal_values" in view
+
+
+def pacts_text(view: dict[str, Any], turn: int) -> str:
+    """The pact format, the Strategy Office's candidate pacts with their gains, and the ledger."""
+    from actors.alpha.generic import pacts as P
+
+    seat = int(view.get("seat", -1))
+    lines = [f"Deals here are pacts: seats commit to actions at numbered decisions (this is decision {turn}). A pact "
+             "is said as free text (a say item) whose text is `pact ` and a JSON object: {\"commitments\": [[seat, "
+             "decision, action], ...], \"id\": ID, \"stage\": \"propose\" | \"accept\" | \"reject\"}. Propose with "
+             f"a new id (\"{seat}-{turn}-N\"); accept or reject an offer with its id and commitments."]
+    values = [v for v in view.get("deal_values") or () if isinstance(v, dict) and v.get("commitments")]
+    if values:
+        lines.append("Pacts your strategists value (the text to say; each seat's gain if kept, yours if broken):")
+        for k, v in enumerate(values[:MAX_PACT_LINES]):
+            commitments = tuple(tuple(c) for c in v["commitments"])
+            gains = ", ".join(f"seat {q} {float(g):+.3f}" for q, g in sorted((v.get("gain") or {}).items()))
+            text = P.Pact(f"{seat}-{turn}-{k}", "propose", commitments).text()
+            lines.append(f"  {text} | {gains} | if broken {float(v.get('gain_if_broken', 0.0)):+.3f}")
+    ledger = view.get("pacts") or {}
+    if ledger:
+        lines.append("Pacts so far:")
+        for pid, entry in sorted(ledger.items())[-MAX_PACT_LINES:]:
+            lines.append(f"  {pid} by seat {entry.get('proposer')}: {json.dumps(entry.get('commitments'))} "
+                         f"({entry.get('status')})")
+    return "\n".join(lines)
+
+
+def pact_updates(view: dict[str, Any], says: list[Any]) -> list[KBUpdate]:
+    """The ledger updates of a talk round: what the seat heard (offers to it, answers to its own),
+    then what the model said (its proposals, its answers to offers)."""
+    from actors.alpha.generic import pacts as P
+    from actors.alpha.generic.offices import ledger_updates
+
+    seat = int(view.get("seat", -1))
+    updates = ledger_updates(view.get("pacts") or {}, view.get("inbox", ()), seat)
+    ledger = dict(view.get("pacts") or {})
+    for u in updates:
+        ledger[u.path[1]] = u.value
+    for item in says:
+        pact = P.parse(getattr(item, "text", None)) if getattr(item, "kind", None) == "say" else None
+        if pact is None or seat not in pact.parties():
+            continue
+        entry = ledger.get(pact.id)
+        if pact.stage == "propose" and entry is None:
+            entry = {"proposer": seat, "commitments": [list(c) for c in pact.commitments], "status": "proposed",
+                     "accepted": []}
+        elif pact.stage in ("accept", "reject") and entry is not None and entry.get("status") == "offered":
+            entry = {**entry, "status": "confirmed" if pact.stage == "accept" else "rejected"}
+        else:
+            continue
+        ledger[pact.id] = entry
+        updates.append(KBUpdate(path=("pacts", pact.id), value=entry))
+    return updates
 
 
 def replace_offices(actors: list[Any], game: str, seat: int, seed: int, offices: dict[str, dict[str, Any]],

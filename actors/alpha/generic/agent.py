@@ -80,7 +80,7 @@ _VIEWS = {
                        "traits", "trust"),
     ("so", "suggest"): ("observation", "opponent_types", "pacts", "seat", "traits", "trust"),
     ("so", "deal_utility"): ("inbox", "observation", "opponent_types", "seat", "talk"),
-    ("fo", "negotiate"): ("deal_values", "inbox", "pacts", "seat", "talk", "traits", "trust"),
+    ("fo", "negotiate"): ("deal_values", "inbox", "observation", "pacts", "seat", "talk", "traits", "trust"),
 }
 
 
