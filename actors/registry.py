@@ -98,6 +98,15 @@ def _build_generic(game: str, seat: int, seed: int, options: dict[str, Any]) -> 
     return build(game, seat, seed, options)
 
 
+def _generic_options() -> type:
+    from actors.alpha.generic.agent import GenericOptions
+
+    return GenericOptions
+
+
+_build_generic.options_model = _generic_options  # type: ignore[attr-defined]  # what `detente tune` types ranges by
+
+
 AGENTS: dict[str, AgentDef] = {
     "random": AgentDef("random", None, _build_random, "President + Strategy Office suggesting random legal actions"),
     "generic": AgentDef("generic", None, _build_generic, "one Alpha agent for every game: ISMCTS SO, trust IO, pact FO",

@@ -171,9 +171,12 @@ def trial_key(values: dict[str, Any]) -> str:
 
 
 def options_model(agent_name: str, game: str) -> type[BaseModel] | None:
-    """The options model of a registered agent, where it has one (agents built by AlphaAgent)."""
+    """The options model of a registered agent, where it has one (agents built by AlphaAgent, or a
+    build function that names its model through an `options_model()` attribute: the generic agent)."""
     build = get_agent(agent_name, game).build
-    return getattr(getattr(build, "__self__", None), "options", None)
+    model = getattr(getattr(build, "__self__", None), "options", None)
+    late = getattr(build, "options_model", None)
+    return model if model is not None or late is None else late()
 
 
 def field_at(model: type[BaseModel], path: str) -> tuple[Any, Any]:

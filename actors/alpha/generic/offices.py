@@ -218,6 +218,11 @@ class GenericStrategyOffice(StrategyOffice):
             plan.setdefault(t - turn, {})[p] = a
         forced, later = plan.get(0, {}), {d: x for d, x in plan.items() if d > 0}
         both = search.run(sample, budget, self.rng, forced=forced, later=later)
+        if later and not alone:
+            # a later commitment the search could seldom play (the seat does not act then, or the action
+            # is not legal there: a night's attack on the day of a vote) is left out of the proposal
+            kept = [c for c in commitments if c[1] == turn or _playable(search.plan_hits.get((c[1] - turn, c[0])))]
+            commitments = tuple(kept)
         if alone and seat in forced:
             mine = {d: {seat: x[seat]} for d, x in later.items() if seat in x}
             alone_value = _at(search.run(sample, budget, self.rng, forced={seat: forced[seat]}, later=mine).value, seat)
@@ -246,6 +251,11 @@ class GenericStrategyOffice(StrategyOffice):
         if getattr(self, "_own_filter", None) is None:
             self._own_filter = InfoSetPolicy(self.game, self.samples)
         return self._own_filter
+
+
+def _playable(hits: list[int] | None) -> bool:
+    """A later commitment the search played in at least half the descents that reached it (ours)."""
+    return bool(hits) and hits[0] > 0 and 2 * hits[1] >= hits[0]
 
 
 def _trusted_pacts(view: dict[str, Any], seat: int, turn: int) -> dict[int, tuple[str, float]]:

@@ -134,6 +134,9 @@ class Search:
         root = Node()
         every = []
         self.work = 0
+        # per (decision depth, seat) of `later`: [descents that reached it with the seat to act, those
+        # in which the imposed action was legal there and was played]
+        self.plan_hits: dict[tuple[int, int], list[int]] = {}
         self.allowed = frozenset(allowed) if allowed else None
         spent = getattr(self.policy, "work", None)  # a policy that simulates moves charges them to the budget
         self._policy_work = spent
@@ -155,6 +158,11 @@ class Search:
                  for p, table in sorted(root.stats.items())}
         value = tuple(total[p] / iterations for p in sorted(total))
         return Result(stats, value, iterations)
+
+    def _hit(self, depth: int, player: int, played: bool) -> None:
+        hits = self.plan_hits.setdefault((depth, player), [0, 0])
+        hits[0] += 1
+        hits[1] += played
 
     def _spent(self) -> int:
         if self._policy_work is None:
@@ -184,8 +192,12 @@ class Search:
             if node is None:  # beyond the tree: the rollout
                 joint = {p: self._rollout_action(state, p, rng) for p in players}
                 for p, a in forced.items():
-                    if p in joint and a in state.legal_actions(p):
-                        joint[p] = a
+                    if p in joint:
+                        legal_here = a in state.legal_actions(p)
+                        if depth > 1:
+                            self._hit(depth - 1, p, legal_here)
+                        if legal_here:
+                            joint[p] = a
                 state.apply_actions(joint)
                 steps += 1
                 continue
@@ -198,6 +210,8 @@ class Search:
                 if not legal:
                     joint[p] = state.default_action(p)
                     continue
+                if p in forced and depth > 1:
+                    self._hit(depth - 1, p, forced[p] in legal)
                 if forced.get(p) in legal:
                     joint[p] = forced[p]
                     continue
