@@ -9,8 +9,10 @@ process (`BatchPlayer`: the games' logs packed and appended to its segments), wa
 games first (its threads, HTTP clients and connections made), then timed over K x 6 games. Goal: games/s with K concurrent games at least 0.8 x K times the K=1 figure, up to 64.
 
 detente's own time per call is measured against a server answering at once (delay 0), in a warm
-runner playing one game at a time: the games' wall time less the latency the client measured of
-its calls, over the calls (an upper bound: it includes the referee's and the other seats' work).
+runner playing one game at a time: the games' wall time less the time spent in the client's requests
+(timed here, not the whole milliseconds the records keep), over the calls (an upper bound: it
+includes the referee's and the other seats' work); and the part of it spent in the model seat's own
+actor outside its requests (prompt, schema, reading the answer, the record).
 Printed beside it: the client-measured request time with nothing to wait for, and this process's
 CPU per call (the HTTP client's work included). Goal: under 2 ms, under 1% of a 200 ms call.
 
@@ -86,18 +88,40 @@ def own_time(game: str, url: str, games: int, work: Path) -> dict:
     spec = parse_spec({"game": game, "games": games + 1, "seed": 2,
                        "lineup": [{"agent": "llm", "options": {"endpoint": url, "model": "scripted"}},
                                   {"agent": "random", "count": _players(game) - 1}]})
+    from actors.llm.agent import LLMActor
+    from actors.llm.client import Client
+
     player = BatchPlayer(str(work / "own"), spec.model_dump(mode="json"), "own")
+    inside, asked = [0.0], [0.0]  # seconds in the seat's actor; in the client's requests (the records keep whole ms)
+    handle, complete = LLMActor.handle, Client.complete
+
+    def timed(self, message):  # the seat's actor at work: prompt, schema, client, reading the answer
+        t0 = time.perf_counter()
+        try:
+            return handle(self, message)
+        finally:
+            inside[0] += time.perf_counter() - t0
+
+    def requested(self, *args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return complete(self, *args, **kwargs)
+        finally:
+            asked[0] += time.perf_counter() - t0
+
     try:
         player.play([0])
+        LLMActor.handle, Client.complete = timed, requested
         wall, cpu = time.perf_counter(), time.process_time()
         rows = player.play(list(range(1, games + 1)))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     finally:
+        LLMActor.handle, Client.complete = handle, complete
         player.close()
     seats = [p for r in rows for p in (r["model_calls"] or ())]
     calls = sum(p["calls"] for p in seats)
-    latency = sum(sum(p["latency_ms"]) for p in seats)
-    return {"calls": calls, "wall_ms": wall * 1000, "cpu_ms": cpu * 1000, "latency_ms": latency}
+    return {"calls": calls, "wall_ms": wall * 1000, "cpu_ms": cpu * 1000, "latency_ms": asked[0] * 1000,
+            "actor_ms": inside[0] * 1000}
 
 
 def _players(game: str) -> int:
@@ -127,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  detente's own time per call, outside the client's request (prompt, validation, logging, the "
               f"game around it): {per_call:.2f} ms = {100 * per_call / (args.delay * 1000):.2f}% of a "
               f"{args.delay * 1000:.0f} ms call (goal: < 2 ms, < 1%)")
+        actor = (own["actor_ms"] - own["latency_ms"]) / n
+        print(f"  of which in the model seat's actor, outside the request (prompt, schema, reading the answer, its "
+              f"record): {actor:.2f} ms = {100 * actor / (args.delay * 1000):.2f}%")
         print(f"  the request as the client measured it (HTTP client and server, nothing waited for): "
               f"{own['latency_ms'] / n:.2f} ms; this process's CPU per call, client included: {own['cpu_ms'] / n:.2f} ms")
         server = Server(args.delay)
