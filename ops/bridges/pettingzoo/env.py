@@ -15,11 +15,13 @@ simultaneous moves.
   `Box(float32)` of `observation_shape`, bounded by +-OBSERVATION_BOUND (the built-in tensors are
   scaled to about [0, 1]; an unbounded count, Risk's armies, may pass 1). The action mask is
   `infos[agent]["action_mask"]` (int8, 1 at the numbers of the seat's legal actions; only the
-  seat to act has ones), as PettingZoo's tests and trainers read it; `observation_dict(agent)` is
+  seat to act has ones; read-only, one array shared by the nodes with the same legal actions), as
+  PettingZoo's tests and trainers read it; `observation_dict(agent)` is
   the seat's detente observation itself. A game without VIEWS gives its observation as canonical
   JSON bytes (zero-padded to OBSERVATION_BYTES: `observation_json` reads it back) instead.
 - Chance is drawn by the environment from `random.Random(seed)` (`reset(seed=...)`), as detente's
-  referee draws it. In the AEC environment a simultaneous node is asked of its players one after
+  referee draws it; each seat's action space is seeded with seed + seat when `action_space(agent)`
+  is first asked for after that reset. In the AEC environment a simultaneous node is asked of its players one after
   another and applied when the last has chosen (nobody sees the others' choices before). Talk
   channels are not offered: the environment plays the game's actions only.
 - The parallel environment asks every seat at every step: a seat with nothing to do this step has
