@@ -87,7 +87,7 @@ def _build_policy(game: str, seat: int, seed: int, options: dict[str, Any]) -> l
 
 
 def _build_llm(game: str, seat: int, seed: int, options: dict[str, Any], part: str = "all") -> list[Actor]:
-    from actors.llm.agent import build  # imported on first use: the llm extra (httpx)
+    from actors.llm.agent import build  # imported on first use
 
     return build(game, seat, seed, options, part)
 

@@ -85,12 +85,12 @@ class ModelSeat:
         """One call: its record and what it decided (None: the rules' default)."""
         n = self.calls
         self.calls += 1
-        given = self.recorded.get(self.seat, n) if self.recorded is not None else None
+        given = self.recorded.get(self.address, n) if self.recorded is not None else None
         if given is not None:
             record = self._given(given, messages, n)
         else:
             if self.recorded is not None and self.recorded.strict:
-                raise RuntimeError(f"{self.address}: the log holds no model call {n} of seat {self.seat} to replay")
+                raise RuntimeError(f"{self.address}: the log holds no model call {n} of this actor to replay")
             record = self._live(purpose, messages, schema, parse, n)
         self.tokens += record.tokens_in + record.tokens_out
         return record, decide(record, parse)

@@ -169,19 +169,27 @@ def pact_updates(view: dict[str, Any], says: list[Any]) -> list[KBUpdate]:
 
 def replace_offices(actors: list[Any], game: str, seat: int, seed: int, offices: dict[str, dict[str, Any]],
                     agent: str, part: str = "all") -> list[Any]:
-    """An Alpha agent's actors with the offices `offices` names played by a model (the Foreign Office only)."""
+    """An Alpha agent's actors with the offices `offices` names played by a model: the Foreign Office
+    (fo=llm: the model negotiates), or the judge in the Intelligence Office (io=llm: the agent's own
+    IO runs first, then the model's verdicts on what the others said move its trust)."""
+    from actors.llm.intelligence import LLMIntelligenceOffice
     from actors.registry import AgentSpecError
 
     by_address = {a.address: i for i, a in enumerate(actors)}
     out = list(actors)
     for role, inner in sorted(offices.items()):
-        if role != "fo":
-            raise AgentSpecError(f"agent {agent!r}: a language model plays the Foreign Office only (fo=llm:...), not {role}")
+        if role not in ("fo", "io"):
+            raise AgentSpecError(f"agent {agent!r}: a language model plays the Foreign Office (fo=llm:...) or judges "
+                                 f"in the Intelligence Office (io=llm:...), not {role}")
         address = office_address(seat, role)
         if address not in by_address:
-            raise AgentSpecError(f"agent {agent!r} has no fo office switched on to hand to a model (add it to offices=)")
+            raise AgentSpecError(f"agent {agent!r} has no {role} office switched on to hand to a model (add it to offices=)")
         options = LLMOptions.model_validate(dict(inner.get("options") or {}))
-        out[by_address[address]] = LLMForeignOffice(address, seed, game, seat, options, part)
+        if role == "fo":
+            out[by_address[address]] = LLMForeignOffice(address, seed, game, seat, options, part)
+        else:
+            out[by_address[address]] = LLMIntelligenceOffice(address, seed, game, seat, options,
+                                                             actors[by_address[address]], part)
     return out
 
 

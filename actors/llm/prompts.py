@@ -24,6 +24,7 @@ from games.api import Say, TalkItem
 
 DEFAULT_TEMPLATE = Path(__file__).parent / "templates" / "default.txt"
 SECTIONS = ("system", "act", "talk", "fo", "repair")
+OPTIONAL = ("io",)  # sections a template may leave out: the default template's are used
 MAX_TALK_ITEMS = 4  # items one answer may say in a round (ours; the bus allows more)
 MAX_ERROR = 300  # characters of an error quoted back to the model
 
@@ -51,7 +52,11 @@ def load_template(path: str | None) -> dict[str, string.Template]:
     missing = [s for s in SECTIONS if s not in sections]
     if missing:
         raise TemplateError(f"template {path or DEFAULT_TEMPLATE.name!r} has no section {', '.join(missing)}")
-    return {name: string.Template("\n".join(lines).strip("\n")) for name, lines in sections.items()}
+    out = {name: string.Template("\n".join(lines).strip("\n")) for name, lines in sections.items()}
+    if path:
+        default = load_template(None)
+        out.update({name: default[name] for name in OPTIONAL if name not in out})
+    return out
 
 
 def render(template: dict[str, string.Template], section: str, **values: Any) -> str:
@@ -188,7 +193,7 @@ class Unusable(ValueError):
     """An answer that cannot be used: the cause, in one line, as the model is told it."""
 
 
-def _json_object(answer: str) -> Any:
+def json_object(answer: str) -> Any:
     """The JSON object in an answer: the whole text, else its first balanced {...} (models wrap
     JSON in prose or code fences where the server does not enforce the schema)."""
     text = answer.strip()
@@ -208,7 +213,7 @@ def _json_object(answer: str) -> Any:
 
 def read_action(answer: str, legal: tuple[str, ...]) -> str:
     """The legal action an answer names. Raises Unusable."""
-    value = _json_object(answer)
+    value = json_object(answer)
     if not isinstance(value, dict) or "action" not in value:
         raise Unusable('the answer has no "action" field')
     action = value["action"]
@@ -219,7 +224,7 @@ def read_action(answer: str, legal: tuple[str, ...]) -> str:
 
 def read_talk(answer: str, models: tuple[type[TalkItem], ...]) -> tuple[list[TalkItem], list[str]]:
     """The talk items an answer says, and why any was dropped. Raises Unusable (no usable list)."""
-    value = _json_object(answer)
+    value = json_object(answer)
     if isinstance(value, dict) and isinstance(value.get("talk"), list):
         items = value["talk"]
     elif isinstance(value, list):

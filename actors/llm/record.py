@@ -1,7 +1,8 @@
 """Recorded model answers: a replay (verify, a fork's prefix) or a re-run takes them instead of calling.
 
-A `model_call` record is keyed by (seat, call): the call's index among the seat's calls in that
-game, never the prompt's text. `replaying(header, records, scope)` (entered by actors.match.play
+A `model_call` record is keyed by (actor, call): the address of the actor that called (a seat's
+`p0`, an office's `p0/fo` or `p0/io`) and the call's index among that actor's calls in the game,
+never the prompt's text. `replaying(header, records, scope)` (entered by actors.match.play
 for a log being replayed) makes every `llm` actor built inside it answer from `records`:
 scope "all" (`replay verify`): every call must be in the log, a missing one is an error, nothing is
 called; scope "before" (a fork's prefix): the original lineup's calls before the switch come from
@@ -16,24 +17,24 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-Get = Callable[[int, int], "dict[str, Any] | None"]
+Get = Callable[[str, int], "dict[str, Any] | None"]
 
 
 @dataclass(frozen=True)
 class Recorded:
-    """Recorded calls by (seat, call); `strict`: a call not found is an error, never made."""
+    """Recorded calls by (actor address, call); `strict`: a call not found is an error, never made."""
 
     get: Get
     strict: bool = False
 
 
 def _table(records: Any, keep: Callable[[dict[str, Any]], bool]) -> Get:
-    calls: dict[tuple[int, int], dict[str, Any]] = {}
+    calls: dict[tuple[str, int], dict[str, Any]] = {}
     for r in records:
         msg = r["msg"]
         if msg.get("kind") == "model_call" and keep(r):
-            calls.setdefault((int(msg["seat"]), int(msg["call"])), msg)
-    return lambda seat, call: calls.get((seat, call))
+            calls.setdefault((str(msg["sender"]), int(msg["call"])), msg)
+    return lambda address, call: calls.get((address, call))
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def replaying(header: dict[str, Any], records: Any, scope: str | None) -> Iterat
 
 @contextmanager
 def answers(get: Get, strict: bool = False) -> Iterator[None]:
-    """Within: `llm` actors take the calls `get(seat, call)` returns (a model_call dict) instead of
+    """Within: `llm` actors take the calls `get(address, call)` returns (a model_call dict) instead of
     calling; a None from it is called live (or, `strict`, is an error)."""
     token = _CONTEXT.set(Context(None, None, None, Recorded(get, strict)))
     try:

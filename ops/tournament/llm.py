@@ -265,7 +265,7 @@ class Cap:
 
 def recorded_answers(spec: TournamentSpec, header: dict[str, Any]) -> Any:
     """Within: the game's `llm` actors take the model calls that `spec.answers_from` (an earlier
-    run's folder) recorded for this game id, keyed by (seat, call index), when that game had the
+    run's folder) recorded for this game id, keyed by (the calling actor, call index), when that game had the
     same game, seed, options and lineup; a call it lacks is made live."""
     from contextlib import nullcontext
 
@@ -282,14 +282,14 @@ def recorded_answers(spec: TournamentSpec, header: dict[str, Any]) -> Any:
     old = found[0].header
     if any(old.get(k) != header.get(k) for k in ("game", "seed", "options", "agents")):
         return nullcontext()
-    calls: dict[tuple[int, int], dict[str, Any]] = {}
+    calls: dict[tuple[str, int], dict[str, Any]] = {}
     for r in found[0].records:
         msg = r["msg"]
         if msg.get("kind") == "model_call":
-            calls.setdefault((int(msg["seat"]), int(msg["call"])), msg)
+            calls.setdefault((str(msg["sender"]), int(msg["call"])), msg)
     from actors.llm.record import answers
 
-    return answers(lambda seat, call: calls.get((seat, call)))
+    return answers(lambda address, call: calls.get((address, call)))
 
 
 def _kinds_of(header: dict[str, Any]) -> set[str]:

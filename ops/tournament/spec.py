@@ -24,7 +24,7 @@
     [prices.MODEL]               # price of a model per 1M tokens: input = 0.15, output = 0.60
     [endpoints."URL"]            # limits shared by every runner: max_in_flight, rpm, tpm
     answers_from = "old-out"     # an earlier run of this spec: each game takes its recorded model
-                                 # answers (by game id, seat and call index) instead of calling
+                                 # answers (by game id, calling actor and call index) instead of calling
 
 Seating: `rotate` rotates the seats each game, so every entry plays every seat equally often over
 each block of `players` games; `permute_deal` does the same but keeps the game seed (so the deal,

@@ -119,6 +119,8 @@ class ScriptedServer:
         self.calls = 0
         self.requests: list[dict] = []
         self.authorizations: list[str | None] = []  # each request's Authorization header
+        self.in_flight = 0  # requests being answered now
+        self.peak = 0  # the most requests answered at once (reset it to measure a stretch)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -162,7 +164,13 @@ class ScriptedServer:
                     server.calls += 1
                     server.requests.append(body)
                     server.authorizations.append(self.headers.get("Authorization"))
-                server._serve(self, body, number)
+                    server.in_flight += 1
+                    server.peak = max(server.peak, server.in_flight)
+                try:
+                    server._serve(self, body, number)
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
 
             def _json(self, status: int, payload: dict, headers: dict | None = None):
                 data = json.dumps(payload).encode()

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("httpx", reason="the llm extra (pip install 'detente[llm]') is not installed")
-
-from replay.verify import verify_game  # noqa: E402
-from tests.llm.conftest import kinds, llm, of_kind, play_game  # noqa: E402
-from tests.llm.scripted_server import MARKUP, ScriptedServer  # noqa: E402
+from replay.verify import verify_game
+from tests.llm.conftest import kinds, llm, of_kind, play_game
+from tests.llm.scripted_server import MARKUP, ScriptedServer
 
 # Battle Line: seat 0 is the model, seat 1 random; the fault hits the model's first call.
 CASES = {

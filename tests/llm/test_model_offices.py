@@ -1,20 +1,17 @@
-"""A language model as the Foreign Office of AlphaDip and of the generic agent, against a scripted
-server that negotiates from the prompt alone: its deals reach the game's ledger (Diplomacy's
-confirmed deals; the generic agent's pacts, kept or broken by its President), and every game
-verifies with the server gone."""
+"""A language model as the Foreign Office of AlphaDip and of the generic agent, and as the judge in
+AlphaWolf's Intelligence Office, against a scripted server that answers from the prompt alone: its
+deals reach the game's ledger (Diplomacy's deals; the generic agent's pacts, kept or broken by its
+President), its verdicts move trust with their reasons, and every game verifies with the server
+gone."""
 
 from __future__ import annotations
 
 import json
 import re
 
-import pytest
-
-pytest.importorskip("httpx", reason="the llm extra (pip install 'detente[llm]') is not installed")
-
-from replay.verify import verify_game  # noqa: E402
-from tests.llm.conftest import of_kind, play_game  # noqa: E402
-from tests.llm.scripted_server import ScriptedServer  # noqa: E402
+from replay.verify import verify_game
+from tests.llm.conftest import of_kind, play_game
+from tests.llm.scripted_server import ScriptedServer
 
 
 def _diplomat(body, number):
@@ -90,4 +87,47 @@ def test_the_generic_agent_with_a_model_foreign_office_makes_pacts_its_president
     assert any(c["verdict"] in ("kept", "broken") for m in mine for c in m["commitments"] if c["player"] == 0), \
         "a confirmed pact of the model's seat, its own commitment kept or broken by its President"
     verdict = verify_game(game)
+    assert verdict.ok, verdict.message
+
+
+def _judge(body, number):
+    """Judges dishonest the first seat it heard propose a joint vote, honest every other seat it is asked about."""
+    text = body["messages"][-1]["content"]
+    if '"judgments"' not in text:  # a Foreign Office's question: say nothing
+        return json.dumps({"talk": []})
+    seats = [int(q) for q in re.findall(r"\d+", re.search(r"For each of the seats ([\d, ]+) judge", text).group(1))]
+    proposers = {int(q) for q in re.findall(r"^\[\w+\] seat (\d+): \{.*\"ww_propose\"", text, re.M)}
+    proposers = set(sorted(proposers)[:1])  # the first proposer only: the rest are judged honest
+    return json.dumps({"judgments": [{"seat": q, "verdict": "dishonest" if q in proposers else "honest",
+                                      "why": "proposed a joint vote" if q in proposers else "nothing against it"}
+                                     for q in seats]})
+
+
+def test_alphawolf_with_a_model_judging_in_its_intelligence_office():
+    """The model's verdicts move trust with their reasons recorded; the AlphaWolf IO's role predictions
+    stay; a seat whose Foreign Office and Intelligence Office both ask a model replays both."""
+    with ScriptedServer(answer=_judge) as server:
+        io = f"alphawolf:io=llm:endpoint={server.url};io.model=scripted;io.backoff=0.01"
+        both = (f"alphawolf:io=llm:endpoint={server.url};io.model=scripted;io.backoff=0.01;"
+                f"fo=llm:endpoint={server.url};fo.model=scripted;fo.backoff=0.01")
+        _, game = play_game("werewolves", ",".join([io, both] + ["alphawolf"] * 3), seed=1,
+                            options={"players": 5, "discussion_rounds": 2, "max_days": 3})
+        assert server.calls > 0
+    calls = of_kind(game, "model_call")
+    judges = [c for c in calls if c["purpose"] == "judge"]
+    assert {c["sender"] for c in judges} == {"p0/io", "p1/io"} and all(c["outcome"] == "ok" for c in judges)
+    assert any(c["sender"] == "p1/fo" for c in calls), "seat 1's Foreign Office asked its model too"
+    for sender in ("p0/io", "p1/io", "p1/fo"):
+        mine = [c["call"] for c in calls if c["sender"] == sender]
+        assert mine == list(range(len(mine))), f"{sender} numbers its own calls"
+    judged = [u["value"] for r in of_kind(game, "kb_change") if r["sender"] == "p0" for u in r["updates"]
+              if u["path"] == ["io", "judged"]]
+    verdicts = [v for j in judged for v in j.values()]
+    assert {"honest", "dishonest"} <= {v["verdict"] for v in verdicts}, verdicts
+    assert all(v["after"] < v["before"] for v in verdicts if v["verdict"] == "dishonest" and v["before"] > 0)
+    assert all(v["after"] >= v["before"] for v in verdicts if v["verdict"] == "honest")
+    assert all(v["why"] for v in verdicts)
+    beliefs = [u for r in of_kind(game, "kb_change") if r["sender"] == "p0" for u in r["updates"] if u["path"] == ["beliefs"]]
+    assert beliefs, "AlphaWolf's own role predictions still come from its IO"
+    verdict = verify_game(game)  # both offices' calls replayed from the log, by actor and call number
     assert verdict.ok, verdict.message

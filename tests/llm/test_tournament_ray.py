@@ -23,7 +23,6 @@ from tests.llm.test_tournament import model_calls_in_logs
 from tests.processes import kill_session
 
 pytest.importorskip("pyspiel")
-pytest.importorskip("httpx")
 pytestmark = pytest.mark.ray
 GAMES = 200
 LIMIT = 6  # requests in flight at the endpoint; 2 runners x 4 games could make 8
