@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from games.hanabi.cards import CARD_OF, COLOURS, COPIES, NAMES, NUM_COLOURS, NUM_RANKS
+from games.hanabi.cards import CARD_OF, COLOURS, COPIES, NUM_COLOURS, NUM_RANKS
 from games.hanabi.rules import MAX_HINTS, MAX_LIVES, PARSE, PLAY, HanabiOptions, HanabiState
 
 COLOUR_WORDS = ("red", "yellow", "green", "white", "blue")
