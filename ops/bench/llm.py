@@ -6,7 +6,11 @@ The server (tests/llm/scripted_server.py: a real HTTP server on loopback answeri
 action) runs in a process of its own, so its work does not share this process's interpreter lock.
 One seat is the `llm` agent, the others `random`; each K is played by a tournament runner in this
 process (`BatchPlayer`: the games' logs packed and appended to its segments), warmed up with K
-games first (its threads, HTTP clients and connections made), then timed over K x 6 games. Goal: games/s with K concurrent games at least 0.8 x K times the K=1 figure, up to 64.
+games first (its threads, HTTP clients and connections made), then timed over K x 20 games. Goal:
+games/s with K concurrent games at least 0.8 x K times the K=1 figure, up to 64. A run of K lanes
+ends with a tail (the last games finishing one by one while the other lanes stand idle), about one
+game's time out of the games each lane plays: over 6 games a lane it cost K=64 about a sixth of its
+rate, over 20 a twentieth; a tournament's batches of many games a runner make it smaller still.
 
 detente's own time per call is measured against a server answering at once (delay 0), in a warm
 runner playing one game at a time: the games' wall time less the time spent in the client's requests
@@ -16,7 +20,7 @@ actor outside its requests (prompt, schema, reading the answer, the record).
 Printed beside it: the client-measured request time with nothing to wait for, and this process's
 CPU per call (the HTTP client's work included). Goal: under 2 ms, under 1% of a 200 ms call.
 
-    python -m ops.bench.llm [--game openspiel-kuhn_poker] [--ks 1,8,64] [--games-per-lane 6] [--delay 0.2]
+    python -m ops.bench.llm [--game openspiel-kuhn_poker] [--ks 1,8,64] [--games-per-lane 20] [--delay 0.2]
 """
 
 from __future__ import annotations
@@ -135,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="openspiel-kuhn_poker", help="default: Kuhn poker (the openspiel extra), one or two calls a game")
     parser.add_argument("--ks", default="1,8,64")
-    parser.add_argument("--games-per-lane", type=int, default=6, help="games per concurrent game slot (K=1: this many)")
+    parser.add_argument("--games-per-lane", type=int, default=20, help="games per concurrent game slot (K=1: this many)")
     parser.add_argument("--delay", type=float, default=0.2)
     parser.add_argument("--own-game", default="battleline", help="the game for detente's own time (many calls a game)")
     parser.add_argument("--own-games", type=int, default=4, help="games against the delay-0 server for detente's own time")
