@@ -66,6 +66,7 @@ def test_what_the_hanabi_tensor_holds():
             if tensor is None:
                 continue
             assert np.array_equal(tensor[:size], np.asarray(state.observation_tensor(seat), np.float32))
+            assert np.array_equal(tensor[:size], detente.observation_tensor(opts, seat, state.inner.observation(seat)))
             assert np.array_equal(tensor[size:size + actions], np.bincount(taken[seat], minlength=actions))
             last = np.zeros(actions, np.float32)
             if taken[seat]:
