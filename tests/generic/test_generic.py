@@ -218,3 +218,22 @@ def test_the_opponent_model_and_trust_steer_the_search():
     never = search.run(lambda rng: state.resample_hidden(0, rng), 200, random.Random(4), likely={1: ("give", 0.0)})
     assert 1 not in sure.root and 1 in never.root  # a sure partner never chose; a distrusted one did
     assert sure.value[0] > never.value[0]
+
+
+def test_a_later_commitment_the_search_cannot_play_is_left_out():
+    """A pact over several decisions: the search counts, per later decision and seat, how often the
+    imposed action could be played; one never legal there (or at a decision the game never reaches)
+    is what the Strategy Office leaves out of a proposal."""
+    from actors.alpha.generic.offices import _playable
+
+    game = _pledge()
+    state = game.new_initial_state(game.options({"rounds": 2}))
+    state.apply_chance([2, 2, 2])
+    search = Search(game, 3, 0)
+    search.run(lambda rng: state.resample_hidden(0, rng), 60, random.Random(5), forced={0: "give", 1: "give"},
+               later={1: {0: "give", 1: "steal"}, 5: {0: "give"}})
+    reached, played = search.plan_hits[(1, 0)]
+    assert reached > 0 and played == reached and _playable([reached, played])
+    reached, played = search.plan_hits[(1, 1)]
+    assert reached > 0 and played == 0 and not _playable([reached, played])
+    assert (5, 0) not in search.plan_hits and not _playable(search.plan_hits.get((5, 0)))
