@@ -15,6 +15,7 @@ Faults, by call number (0 for the first request this server receives, in arrival
     "hang" / "hang:S" no answer for S seconds (default 30)            "cut"   the body cut mid-answer
     "invalid_json"    an answer that is not JSON                      "illegal" an action outside the enum
     "big"             a 1 MB answer                                    "markup" markup and control characters
+    "drop"            the answer, then the kept-alive connection closed without a word
 
 `say="..."`: a talk answer says this text (the least instance of a talk schema says nothing).
 
@@ -119,6 +120,7 @@ class ScriptedServer:
         self.calls = 0
         self.requests: list[dict] = []
         self.authorizations: list[str | None] = []  # each request's Authorization header
+        self.paths: list[str] = []  # each POST's request target, as sent
         self.in_flight = 0  # requests being answered now
         self.peak = 0  # the most requests answered at once (reset it to measure a stretch)
         self._lock = threading.Lock()
@@ -151,6 +153,8 @@ class ScriptedServer:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
+                with server._lock:
+                    server.paths.append(self.path)
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._json(404, {"error": {"message": "not found"}})
                     return
@@ -268,6 +272,9 @@ class ScriptedServer:
             handler.close_connection = True
             return
         handler.wfile.write(data)
+        if name == "drop":  # as a server whose keep-alive timer ran out: the client learns it on its next request
+            handler.wfile.flush()
+            handler.close_connection = True
 
     def _stream(self, handler, ident, created, content, usage, cut: bool) -> None:
         handler.send_response(200)
