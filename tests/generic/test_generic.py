@@ -237,3 +237,22 @@ def test_a_later_commitment_the_search_cannot_play_is_left_out():
     reached, played = search.plan_hits[(1, 1)]
     assert reached > 0 and played == 0 and not _playable([reached, played])
     assert (5, 0) not in search.plan_hits and not _playable(search.plan_hits.get((5, 0)))
+
+
+def test_a_tuning_spec_types_the_generic_agents_ranges():
+    """`detente tune` reads the generic agent's options model: integer options searched as integers,
+    a range past an option's bounds or an unknown option refused before anything runs."""
+    from ops.tournament.spec import SpecError
+    from ops.tune.spec import parse_tune_spec
+
+    data = {"game": "hanabi", "games": 4, "trials": 2, "objective": "hanabi_score",
+            "agent": {"name": "generic", "count": 2, "options": {"rollout": "infoset", "prune": True}},
+            "search": {"iterations": [16, 128], "traits.so_weight": [0.0, 3.0]}}
+    spec = parse_tune_spec(data)
+    assert spec.tuned_options({"iterations": 40, "traits.so_weight": 1.5}) == {
+        "rollout": "infoset", "prune": True, "iterations": 40, "traits": {"so_weight": 1.5}}
+    for change, message in [({"search": {"iterations": [1.5, 9]}}, "is an integer"),
+                            ({"search": {"traits.honesty": [0.0, 1.5]}}, "goes beyond the option's bounds"),
+                            ({"search": {"depth": [1, 3]}}, "has no option 'depth'")]:
+        with pytest.raises(SpecError, match=message):
+            parse_tune_spec({**data, **change})
