@@ -7,8 +7,9 @@ its playouts), the policy redraws `q`'s information set with the rules' own
 result with the rules' measure of progress (`State.provisional_returns`, or the returns where the
 action ends the game). Over those samples an action is
 
-- a **sure gain** when it raises `q`'s return in every one of them (in Hanabi: a card the hints in
-  `q`'s own observation have pinned down as playable, since the redrawn hands keep to the hints);
+- a **sure gain** when it raises `q`'s return in every one of them (in a card game with hints: a
+  card the hints in `q`'s own observation have pinned down as playable, since the redrawn hands
+  keep to the hints);
 - **safe** when its result is the same in every one of them and loses nothing (a hint, a discard);
 - a **gamble** otherwise: its result depends on what `q` cannot see (a card played blind).
 
@@ -24,9 +25,9 @@ Strategy Office's `prune`): the sure gains if any, else the safe actions if any,
 action, so the seat never gambles while a safe move exists. Both count the moves they simulate in
 `work`, which the search charges to its budget. No clock is read.
 
-Ours, after the issue's reading of Osawa's Hanabi strategies (Osawa 2015, "Solving Hanabi:
-Estimating hands by opponent's actions in cooperative game with incomplete information"): his
-agents play a card only when their knowledge makes it playable; here "knowledge" is whatever the
+Ours, after Osawa's strategies for the cooperative card game of the seed papers (Osawa 2015, seed
+paper 002, "Estimating hands by opponent's actions in cooperative game with incomplete
+information"): his agents play a card only when their knowledge makes it playable; here "knowledge" is whatever the
 rules' own resampling keeps fixed, so the same rule applies to any game with hidden information.
 """
 
