@@ -79,6 +79,8 @@ PARSE: dict[str, tuple[str, int, int]] = {
 
 _HINT_BIT = tuple(1 << (card // 5) | 1 << (5 + card % 5) for card in range(25))  # a card's colour and rank bits
 _HINTS: dict[tuple[int, int], tuple[str, ...]] = {}  # (seat, colour and rank bits of its hand) -> its hints
+_LEGAL: dict[tuple, tuple[str, ...]] = {}  # what decides a node's legal actions -> them (HanabiState._compute_legal)
+_LEGAL_KEPT = 1 << 16  # keys _LEGAL keeps before it starts over (ours: a few MB)
 
 
 def _hints_for(t: int, bits: int) -> tuple[str, ...]:
@@ -89,6 +91,23 @@ def _hints_for(t: int, bits: int) -> tuple[str, ...]:
         found = _HINTS[(t, bits)] = (tuple(HINT_COLOUR[t][c] for c in _ALPHA_COLOURS if bits >> c & 1)
                                      + tuple(HINT_RANK[t][r] for r in range(5) if bits >> (5 + r) & 1))
     return found
+
+
+_SORTED_DECK = sorted(DECK)
+_BIT_LENGTH = tuple(n.bit_length() for n in range(len(DECK) + 1))
+
+
+def _shuffle(deck: list[int], getrandbits) -> None:
+    """`random.Random.shuffle(deck)` step for step (Fisher-Yates from the end, each index drawn by
+    rejection from getrandbits of its bit length: the same permutation for the same generator
+    state), without its two Python calls a card."""
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = _BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 class HanabiState(State):
@@ -110,7 +129,7 @@ class HanabiState(State):
         self._cur = 0
         self._turns_left = self._n  # counts down once the deck is empty
         self._history: list[dict[str, Any]] = []  # public events, never mutated once appended
-        self._legal: list[str] | None = None
+        self._legal: tuple[str, ...] | None = None
 
     # -- node kind -------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -127,7 +146,10 @@ class HanabiState(State):
         if self._phase != DEAL:
             raise IllegalAction("not a chance node")
         deck = list(DECK)
-        rng.shuffle(deck)
+        if type(rng) is random.Random:
+            _shuffle(deck, rng.getrandbits)
+        else:
+            rng.shuffle(deck)
         return [NAMES[c] for c in deck]
 
     def apply_chance(self, outcome: Any) -> None:
@@ -139,7 +161,7 @@ class HanabiState(State):
             cards = [CARD_OF[c] for c in outcome]
         except (KeyError, TypeError):
             raise IllegalAction(f"deal {outcome!r} names an unknown card") from None
-        if sorted(cards) != list(DECK):
+        if sorted(cards) != _SORTED_DECK:
             raise IllegalAction("the deal is not a permutation of the deck")
         hs = self._hs
         for p in range(self._n):
@@ -157,20 +179,37 @@ class HanabiState(State):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def _compute_legal(self) -> list[str]:
+    def _compute_legal(self) -> tuple[str, ...]:
+        """The current player's legal actions, from a table by what decides them (its hand size,
+        the tokens, and each partner's colours and ranks): the same tuple for the same key."""
+        p, hands, hints = self._cur, self._hands, self._hints
+        if hints:
+            key = [p, len(hands[p]), hints < MAX_HINTS]
+            for t, hand in enumerate(hands):
+                if t != p:
+                    bits = 0  # the colours (bits 0-4) and ranks (bits 5-9) in seat t's hand
+                    for card in hand:
+                        bits |= _HINT_BIT[card]
+                    key.append(bits)
+            key = tuple(key)
+        else:
+            key = (p, len(hands[p]))
+        found = _LEGAL.get(key)
+        if found is None:
+            if len(_LEGAL) >= _LEGAL_KEPT:
+                _LEGAL.clear()
+            found = _LEGAL[key] = self._build_legal(key)
+        return found
+
+    def _build_legal(self, key: tuple) -> tuple[str, ...]:
         # Built in string order: "discard:" < "hint:T:colour:" < "hint:T:rank:" < "play:".
-        p, size = self._cur, len(self._hands[self._cur])
-        out = list(DISCARDS[:size]) if self._hints < MAX_HINTS else []
+        p, size = key[0], key[1]
+        out = DISCARDS[:size] if self._hints < MAX_HINTS else ()
         if self._hints > 0:
-            for t in range(self._n):
-                if t == p:
-                    continue
-                bits = 0  # the colours (bits 0-4) and ranks (bits 5-9) in seat t's hand
-                for card in self._hands[t]:
-                    bits |= _HINT_BIT[card]
+            partners = [t for t in range(self._n) if t != p]
+            for t, bits in zip(partners, key[3:]):
                 out += _hints_for(t, bits)
-        out += PLAYS[:size]
-        return out
+        return out + PLAYS[:size]
 
     def default_action(self, player: int) -> str:
         """The first legal action (a discard when tokens may be gained, else a hint)."""

@@ -46,8 +46,9 @@ try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv, ParallelEnv
+    from pettingzoo.utils.env import AECIterable
 except ImportError:  # the optional extra is not installed: env() says so
-    np, spaces, AECEnv, ParallelEnv = None, None, object, object
+    np, spaces, AECEnv, ParallelEnv, AECIterable = None, None, object, object, object
 
 MISSING = "PettingZoo environments need the optional extra: pip install 'detente[pettingzoo]'"
 OBSERVATION_BOUND = 1e6  # the observation Box's bound either side (ours: finite, far above any tensor's value)
@@ -90,7 +91,8 @@ class _Seats:
         self._encode = {name: number for number, name in enumerate(self._vocabulary)}  # action name -> number
         self._mask_size = self.num_actions + extra_actions
         self._idle = self._frozen(np.zeros(self._mask_size, np.int8))  # the mask of a seat not to act (shared)
-        self._masks: dict[tuple[str, ...], Any] = {}  # legal actions -> their mask (read-only, shared)
+        self._masks: dict[tuple[str, ...], Any] = {}  # legal actions -> (their mask, read-only and shared; their numbers)
+        self._legal_numbers: frozenset[int] | tuple = ()  # the numbers the selected seat may play (AEC)
         self._unseeded: dict[str, int] = {}  # action spaces to seed when first asked for after a reset
         self.state: State | None = None
 
@@ -128,17 +130,20 @@ class _Seats:
 
     def _mask(self, seat: int):
         """The seat's action mask: 1 at the numbers of its legal actions. Read-only and shared by
-        every node with the same legal actions (built once: a hand of cards repeats its moves)."""
+        every node with the same legal actions (built once: a hand of cards repeats its moves).
+        The set of those numbers is kept as `_legal_numbers` (the AEC step's check)."""
         legal = tuple(self.state.legal_actions(seat))
-        mask = self._masks.get(legal)
-        if mask is None:
+        found = self._masks.get(legal)
+        if found is None:
             if len(self._masks) >= MASKS_KEPT:
                 self._masks.clear()
             mask = np.zeros(self._mask_size, np.int8)
             encode = self._encode
-            mask[[encode[name] for name in legal]] = 1
-            mask = self._masks[legal] = self._frozen(mask)
-        return mask
+            numbers = frozenset(encode[name] for name in legal)
+            mask[sorted(numbers)] = 1
+            found = self._masks[legal] = (self._frozen(mask), numbers)
+        self._legal_numbers = found[1]
+        return found[0]
 
     def _chance(self) -> None:
         while self.state.is_chance():
@@ -171,11 +176,11 @@ class DetenteAEC(_Seats, AECEnv):
         self._rng = random.Random(seed)
         self._seed_spaces(seed)
         self.state = self.game.new_initial_state(self.game_options)
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        agents = self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
         self._pending: dict[int, str] = {}  # a simultaneous node's choices so far
         self._advance()
 
@@ -185,13 +190,19 @@ class DetenteAEC(_Seats, AECEnv):
             self._was_dead_step(action)
             return
         number = int(action)
-        if not (0 <= number < self.num_actions and self.infos[agent]["action_mask"][number]):  # _advance's mask
+        if number not in self._legal_numbers:  # the numbers of _advance's mask
             raise ValueError(f"{agent}: action {number} is not legal here (legal: the ones of its action mask)")
         self._cumulative_rewards[agent] = 0.0  # rewards stay 0 until the end (reset set them so)
-        pending = self._pending
-        pending[self._seat[agent]] = self._vocabulary[number]
-        if len(pending) == self._acting:
-            self.state.apply_actions(dict(sorted(pending.items())) if len(pending) > 1 else pending)
+        seat = self._seat[agent]
+        if self._acting == 1:  # one player at this node: its action alone
+            self.state.apply_actions({seat: self._vocabulary[number]})
+        else:
+            pending = self._pending
+            pending[seat] = self._vocabulary[number]
+            if len(pending) < self._acting:
+                self._advance()
+                return
+            self.state.apply_actions(dict(sorted(pending.items())))
             self._pending = {}
         if self._advance():  # the game ended: its returns
             self._accumulate_rewards()
@@ -200,28 +211,53 @@ class DetenteAEC(_Seats, AECEnv):
         """Draw chance, then select the next seat to act (its mask in its infos), or end the game
         (True: the rewards are its returns)."""
         state = self.state
-        if state.is_chance():
-            self._chance()
-        if state.is_terminal():
-            returns = state.outcome().returns
-            for agent in self.agents:
-                self.rewards[agent] = float(returns[self._seat[agent]])
-                self.terminations[agent] = True
-            self.agent_selection = self.agents[0]
-            self.infos = {a: {"action_mask": self._idle} for a in self.agents}
-            return True
-        players = state.current_players()
+        players = state.current_players()  # empty at chance and terminal nodes only
+        if not players:
+            if state.is_chance():
+                self._chance()
+            if state.is_terminal():
+                returns = state.outcome().returns
+                for agent in self.agents:
+                    self.rewards[agent] = float(returns[self._seat[agent]])
+                    self.terminations[agent] = True
+                self.agent_selection = self.agents[0]
+                self.infos = {a: {"action_mask": self._idle} for a in self.agents}
+                self._legal_numbers = ()
+                return True
+            players = state.current_players()
         self._acting = len(players)  # how many choose at this node (a simultaneous node: asked one by one)
         seat = players[0] if not self._pending else next(p for p in players if p not in self._pending)
         selected = self.agent_selection = self.possible_agents[seat]
-        idle = self._idle
-        self.infos = {a: {"action_mask": self._mask(seat) if a == selected else idle} for a in self.agents}
+        mask, idle, infos = self._mask(seat), self._idle, {}
+        for agent in self.agents:  # a fresh info dict per agent and step
+            infos[agent] = {"action_mask": mask if agent == selected else idle}
+        self.infos = infos
         return False
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Agents:
+        """AECEnv.agent_iter: the selected agent until none is left or after `max_iter` of them."""
+        return _Agents(self, max_iter)
+
+    def last(self, observe: bool = True):
+        """AECEnv.last: the selected agent's observation, cumulative reward, ends and infos."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def observe(self, agent: str):
         if self.tensors:  # _view's first case, called directly: a learner's loop observes every step
             return self._state_tensor(self.game_options, self.state, self._seat[agent])
         return self._view(self._seat[agent])
+
+
+class _Agents(AECIterable):
+    """PettingZoo's AECIterable, its iterator a generator (a loop's step pays no method call for it)."""
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class DetenteParallel(_Seats, ParallelEnv):

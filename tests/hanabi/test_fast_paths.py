@@ -1,0 +1,65 @@
+"""What makes Hanabi's rules fast stays the rules: the deal's shuffle is random.Random.shuffle's
+permutation for the same generator, and the legal actions read from the table keyed by the hand
+size, the tokens and the partners' colours and ranks are the ones the rules define, in string order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.hanabi.cards import COLOURS, DECK, NAMES
+from games.hanabi.rules import MAX_HINTS, Hanabi
+
+GAME = Hanabi()
+
+
+def test_the_deal_is_random_shuffle_of_the_deck():
+    for seed in range(300):
+        expected = list(DECK)
+        random.Random(seed).shuffle(expected)
+        state = GAME.new_initial_state({})
+        assert state.sample_chance(random.Random(seed)) == [NAMES[c] for c in expected]
+
+
+def test_a_generator_of_another_kind_shuffles_with_its_own_shuffle():
+    class Counting(random.Random):
+        calls = 0
+
+        def shuffle(self, x):
+            Counting.calls += 1
+            super().shuffle(x)
+
+    deal = GAME.new_initial_state({}).sample_chance(Counting(3))
+    assert Counting.calls == 1 and sorted(deal) == sorted(NAMES[c] for c in DECK)
+
+
+def rules_legal(state, player: int) -> list[str]:
+    """The legal actions straight from the rulebook: discard (not at 8 tokens), a hint of a colour or
+    rank that some card of a partner has (not at 0 tokens), play; sorted."""
+    hand_size = len(state._hands[player])  # noqa: SLF001
+    out = [f"play:{i}" for i in range(hand_size)]
+    if state._hints < MAX_HINTS:  # noqa: SLF001
+        out += [f"discard:{i}" for i in range(hand_size)]
+    if state._hints > 0:  # noqa: SLF001
+        for t, hand in enumerate(state._hands):  # noqa: SLF001
+            if t != player:
+                out += sorted({f"hint:{t}:colour:{COLOURS[card // 5]}" for card in hand})
+                out += sorted({f"hint:{t}:rank:{card % 5 + 1}" for card in hand})
+    return sorted(out)
+
+
+@pytest.mark.parametrize("options", [{"players": 2}, {"players": 3}, {"players": 4, "hand_size": 2},
+                                     {"players": 5}, {"players": 2, "hand_size": 3}])
+def test_legal_actions_from_the_table_are_the_rules(options):
+    compared = 0
+    for seed in range(20):
+        state, rng = GAME.new_initial_state(options), random.Random(seed)
+        state.apply_chance(state.sample_chance(rng))
+        while not state.is_terminal():
+            player = state.current_players()[0]
+            legal = state.legal_actions(player)
+            assert legal == rules_legal(state, player)
+            compared += 1
+            state.apply_actions({player: rng.choice(legal)})
+    assert compared > 200
