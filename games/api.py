@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
+from collections.abc import Hashable
 from typing import Any, ClassVar, Literal
 
 import msgpack
@@ -126,6 +127,13 @@ class State:
     def legal_actions(self, player: int) -> list[str]:
         """Sorted, unique legal actions of `player` at this node (empty if not to act)."""
         raise NotImplementedError
+
+    def legal_actions_key(self, player: int) -> Hashable | None:
+        """A hashable equal at two nodes (of one game and options) only where `legal_actions(player)`
+        is equal, for callers that keep something per set of legal actions (the PettingZoo
+        environments keep an action mask); None, the default, where the game offers none. A game
+        offers one where it is cheaper than the list."""
+        return None
 
     def why_illegal(self, player: int, action: str) -> str | None:
         """A reason `action` is not legal for `player` here (for the error event), if the rules can say."""

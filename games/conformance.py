@@ -155,10 +155,13 @@ def check_talk(game: Game, options: dict[str, Any] | None = None,
 def check_action_encoding(game: Game, options: dict[str, Any] | None = None,
                           seeds: Iterable[int] = range(5)) -> None:
     """For games with ACTION_ENCODING: every legal action is in the vocabulary, numbered and
-    named back the same, and numbers outside 0..num_distinct_actions - 1 are rejected."""
+    named back the same, and numbers outside 0..num_distinct_actions - 1 are rejected; where the
+    game keys its legal sets (`State.legal_actions_key`), one key never stands for two lists."""
     opts = game.options(options)
     if not game.has(ACTION_ENCODING, opts):
         return
+    n = game.num_players(opts)
+    keyed: dict[Any, list[str]] = {}
     size = game.num_distinct_actions(opts)
     assert size > 0, f"{game.name}: an empty action vocabulary"
     for bad in (-1, size):
@@ -177,6 +180,12 @@ def check_action_encoding(game: Game, options: dict[str, Any] | None = None,
                     raise AssertionError(f"{where}: legal action {action!r} of player {p} is not in the "
                                          f"action vocabulary (a kind of action the vocabulary forgot?)") from None
                 assert game.decode_action(opts, number) == action, f"{where}: {action!r} does not decode back"
+        for p in range(n):
+            key = state.legal_actions_key(p)
+            if key is not None:
+                legal = state.legal_actions(p)
+                assert keyed.setdefault(key, legal) == legal, (
+                    f"{where}: legal_actions_key {key!r} of player {p} stands for {keyed[key]} and {legal}")
 
     for seed in seeds:
         _play(game, opts, seed, visit)

@@ -179,21 +179,30 @@ class HanabiState(State):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def _compute_legal(self) -> tuple[str, ...]:
-        """The current player's legal actions, from a table by what decides them (its hand size,
-        the tokens, and each partner's colours and ranks): the same tuple for the same key."""
+    def legal_actions_key(self, player: int) -> tuple[int, ...]:
+        """What decides `player`'s legal actions: () when it is not to act, else its seat, its hand
+        size, and the tokens with each partner's colours and ranks (the key of their table)."""
+        if self._phase != PLAY or player != self._cur:
+            return ()
+        return self._legal_key()
+
+    def _legal_key(self) -> tuple[int, ...]:
         p, hands, hints = self._cur, self._hands, self._hints
-        if hints:
-            key = [p, len(hands[p]), hints < MAX_HINTS]
-            for t, hand in enumerate(hands):
-                if t != p:
-                    bits = 0  # the colours (bits 0-4) and ranks (bits 5-9) in seat t's hand
-                    for card in hand:
-                        bits |= _HINT_BIT[card]
-                    key.append(bits)
-            key = tuple(key)
-        else:
-            key = (p, len(hands[p]))
+        if not hints:
+            return (p, len(hands[p]))
+        key = [p, len(hands[p]), hints < MAX_HINTS]
+        for t, hand in enumerate(hands):
+            if t != p:
+                bits = 0  # the colours (bits 0-4) and ranks (bits 5-9) in seat t's hand
+                for card in hand:
+                    bits |= _HINT_BIT[card]
+                key.append(bits)
+        return tuple(key)
+
+    def _compute_legal(self) -> tuple[str, ...]:
+        """The current player's legal actions, from a table by `legal_actions_key`: the same tuple
+        for the same key."""
+        key = self._legal_key()
         found = _LEGAL.get(key)
         if found is None:
             if len(_LEGAL) >= _LEGAL_KEPT:
@@ -223,11 +232,25 @@ class HanabiState(State):
         if not isinstance(actions, dict) or len(actions) != 1 or p not in actions:
             raise IllegalAction(f"expected exactly one action, from player {p}; got {actions!r}")
         action = actions[p]
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if action not in self._legal:
+        if not self._allows(action):
             raise IllegalAction(f"player {p}: illegal action {action!r}")
         self.apply_action(action)
+
+    def _allows(self, action: Any) -> bool:
+        """`action in legal_actions(current player)`, from the rules directly (no list built)."""
+        parsed = PARSE.get(action) if type(action) is str else None
+        if parsed is None:
+            return False
+        kind, a, b = parsed
+        p = self._cur
+        if kind == "p" or kind == "d":
+            return a < len(self._hands[p]) and (kind == "p" or self._hints < MAX_HINTS)
+        if not self._hints or a == p or a >= self._n:
+            return False
+        for card in self._hands[a]:
+            if (card // 5 if kind == "c" else card % 5) == b:
+                return True
+        return False
 
     def apply_action(self, action: str) -> None:
         """Apply a legal action of the current player (callers have checked legality)."""

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
+from games.api import IllegalAction
 from games.hanabi.cards import COLOURS, DECK, NAMES
-from games.hanabi.rules import MAX_HINTS, Hanabi
+from games.hanabi.rules import MAX_HINTS, Hanabi, HanabiOptions, HanabiState
 
 GAME = Hanabi()
 
@@ -63,3 +64,51 @@ def test_legal_actions_from_the_table_are_the_rules(options):
             compared += 1
             state.apply_actions({player: rng.choice(legal)})
     assert compared > 200
+
+
+@pytest.mark.parametrize("options", [{"players": 2}, {"players": 3, "hand_size": 1}, {"players": 5}])
+def test_apply_accepts_exactly_the_legal_actions_and_the_key_tells_legal_sets_apart(options):
+    """apply_actions checks an action against the rules directly; it must accept exactly the listed
+    legal actions (and nothing else: other seats' numbers, junk). Equal `legal_actions_key`s mean
+    equal legal lists; a seat not to act has the key () and no legal action."""
+    opts = GAME.options(options)
+    vocabulary = GAME.action_vocabulary(opts) + ("hint:9:rank:1", "play:x", "", None, ["play:0"])
+    by_key: dict[tuple, list[str]] = {}
+    for seed in range(6):
+        state, rng = GAME.new_initial_state(opts), random.Random(seed)
+        state.apply_chance(state.sample_chance(rng))
+        while not state.is_terminal():
+            player = state.current_players()[0]
+            legal = state.legal_actions(player)
+            assert by_key.setdefault(state.legal_actions_key(player), legal) == legal
+            for other in range(opts.players):
+                if other != player:
+                    assert state.legal_actions_key(other) == () and state.legal_actions(other) == []
+            for action in vocabulary:
+                trial = state.clone()
+                try:
+                    trial.apply_actions({player: action})
+                    accepted = True
+                except IllegalAction:
+                    accepted = False
+                assert accepted == (action in legal), (action, legal)
+            state.apply_actions({player: rng.choice(legal)})
+    assert len(by_key) > 20
+
+
+def test_the_conformance_catches_a_key_that_stands_for_two_legal_lists():
+    """A key that forgets the tokens (discards legal or not) fails check_action_encoding."""
+    from games import conformance
+
+    class Forgetful(HanabiState):
+        def legal_actions_key(self, player):
+            key = super().legal_actions_key(player)
+            return key[:2] if key else key
+
+    class Game(Hanabi):
+        def new_initial_state(self, options=None):
+            return Forgetful(options if isinstance(options, HanabiOptions) else self.options(options))
+
+    conformance.check_action_encoding(GAME, seeds=range(2))
+    with pytest.raises(AssertionError, match="legal_actions_key"):
+        conformance.check_action_encoding(Game(), seeds=range(2))

@@ -92,6 +92,7 @@ class _Seats:
         self._mask_size = self.num_actions + extra_actions
         self._idle = self._frozen(np.zeros(self._mask_size, np.int8))  # the mask of a seat not to act (shared)
         self._masks: dict[tuple[str, ...], Any] = {}  # legal actions -> (their mask, read-only and shared; their numbers)
+        self._keyed: dict[Any, Any] = {}  # the game's key for a legal set (or the set) -> the same
         self._legal_numbers: frozenset[int] | tuple = ()  # the numbers the selected seat may play (AEC)
         self._unseeded: dict[str, int] = {}  # action spaces to seed when first asked for after a reset
         self.state: State | None = None
@@ -132,16 +133,24 @@ class _Seats:
         """The seat's action mask: 1 at the numbers of its legal actions. Read-only and shared by
         every node with the same legal actions (built once: a hand of cards repeats its moves).
         The set of those numbers is kept as `_legal_numbers` (the AEC step's check)."""
-        legal = tuple(self.state.legal_actions(seat))
-        found = self._masks.get(legal)
+        state = self.state
+        key = state.legal_actions_key(seat)  # a game's own key for its legal set, where it has one
+        if key is None:
+            key = tuple(state.legal_actions(seat))
+        found = self._keyed.get(key)
         if found is None:
-            if len(self._masks) >= MASKS_KEPT:
+            if len(self._keyed) >= MASKS_KEPT:
+                self._keyed.clear()
                 self._masks.clear()
-            mask = np.zeros(self._mask_size, np.int8)
-            encode = self._encode
-            numbers = frozenset(encode[name] for name in legal)
-            mask[sorted(numbers)] = 1
-            found = self._masks[legal] = (self._frozen(mask), numbers)
+            legal = tuple(state.legal_actions(seat))
+            found = self._masks.get(legal)
+            if found is None:
+                mask = np.zeros(self._mask_size, np.int8)
+                encode = self._encode
+                numbers = frozenset(encode[name] for name in legal)
+                mask[sorted(numbers)] = 1
+                found = self._masks[legal] = (self._frozen(mask), numbers)
+            self._keyed[key] = found
         self._legal_numbers = found[1]
         return found[0]
 
