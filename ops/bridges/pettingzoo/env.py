@@ -91,7 +91,7 @@ class _Seats:
         self._encode = {name: number for number, name in enumerate(self._vocabulary)}  # action name -> number
         self._mask_size = self.num_actions + extra_actions
         self._idle = self._frozen(np.zeros(self._mask_size, np.int8))  # the mask of a seat not to act (shared)
-        self._masks: dict[tuple[str, ...], Any] = {}  # legal actions -> (their mask, read-only and shared; their numbers)
+        self._masks: dict[tuple[str, ...], Any] = {}  # legal actions -> (their mask, read-only, shared; their numbers)
         self._keyed: dict[Any, Any] = {}  # the game's key for a legal set (or the set) -> the same
         self._legal_numbers: frozenset[int] | tuple = ()  # the numbers the selected seat may play (AEC)
         self._unseeded: dict[str, int] = {}  # action spaces to seed when first asked for after a reset
