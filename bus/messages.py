@@ -140,13 +140,16 @@ class ChanceEvent(Message):
 
 
 class ActRequest(Message):
-    """Referee asks a player to act at decision `turn`."""
+    """Referee asks a player to act at decision `turn`. `observation`: the rules' observation of the
+    player's seat; None where the seat's agent declares it reads none (a base President whose offices'
+    views leave it out), from log format 4 on. A format-4 record leaves it out: readers of the walk
+    (replay.walk) see it put back, recomputed from the state."""
 
     kind: Literal["act_request"] = "act_request"
     turn: int
     player: int
     legal: tuple[str, ...]
-    observation: dict[str, Any]
+    observation: dict[str, Any] | None = None
 
 
 class Act(Message):
@@ -195,7 +198,7 @@ class TalkTurn(Message):
     round: int
     max_rounds: int
     members: tuple[int, ...]
-    observation: dict[str, Any]
+    observation: dict[str, Any] | None = None  # as in ActRequest
 
 
 class Talk(Message):

@@ -116,6 +116,16 @@ class President(Actor):
                 local[role] = office
         self._local = local
 
+    @property
+    def observes(self) -> bool:
+        """Whether this player reads the observation its requests carry: always for a game's own
+        President (its hooks may), else whether a view shown to one of its offices holds it. The
+        referee sends a player that does not none (log format 4 on: actors.lineup.observers)."""
+        if type(self) is not President:
+            return True
+        views = self.views
+        return any("observation" in views.get(role, ("observation",)) for role in self.offices)
+
     def handle(self, message: Message) -> list[Message]:
         if isinstance(message, (ActRequest, TalkTurn)):
             self.observe(message)
