@@ -32,10 +32,11 @@ def digest_every(version: int) -> int:
 
 
 def observations_logged(version: int) -> bool:
-    """Whether act requests and talk turns carry their observation into a log of format `version`.
-    From format 4 on they do not: an observation is a pure function of the state at the request
-    (`State.observation(seat)`), which replay folds anyway, so the walk (replay.walk) puts it back
-    for every reader and verify's rerun recomputes it; the log keeps the rest of the request."""
+    """Whether act requests and talk turns carry their observation (and an act request its legal
+    actions) into a log of format `version`. From format 4 on they do not: both are pure functions
+    of the state at the request (`State.observation(seat)`, `State.legal_actions(seat)`), which
+    replay folds anyway, so the walk (replay.walk) puts them back for every reader and verify's
+    rerun recomputes them; the log keeps the rest of the request."""
     return version < 4
 
 
@@ -297,7 +298,8 @@ DELTA_FIELDS: dict[str, tuple[str, ...]] = {
 # From format 4 on: the observation is left out of the record (see observations_logged), so only an
 # office's view is stored as a delta.
 DELTA_FIELDS_4: dict[str, tuple[str, ...]] = {"office_request": ("view",)}
-UNLOGGED_4: dict[str, str] = {"act_request": "observation", "talk_turn": "observation"}  # kind -> field left out
+# kind -> the fields left out of its record: each a pure function of the state at the request
+UNLOGGED_4: dict[str, tuple[str, ...]] = {"act_request": ("legal", "observation"), "talk_turn": ("observation",)}
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -334,13 +336,13 @@ class RecordCodec:
         self._last: dict[tuple[str, str, str], Any] = {}
         self.version = version
         self._deltas = DELTA_FIELDS if observations_logged(version) else DELTA_FIELDS_4
-        self._unlogged: dict[str, str] = {} if observations_logged(version) else UNLOGGED_4
+        self._unlogged: dict[str, tuple[str, ...]] = {} if observations_logged(version) else UNLOGGED_4
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
         kind = message["kind"]
-        if kind in self._unlogged:
-            del message[self._unlogged[kind]]
+        for name in self._unlogged.get(kind, ()):
+            del message[name]
         fields = self._deltas.get(kind)
         if fields:
             last, to = self._last, message["to"]
@@ -368,7 +370,7 @@ class RecordCodec:
         kind = data["kind"]
         unlogged = self._unlogged.get(kind)
         if unlogged is not None:
-            data = {k: v for k, v in data.items() if k != unlogged}
+            data = {k: v for k, v in data.items() if k not in unlogged}
         fields = self._deltas.get(kind)
         pending = None
         if fields:

@@ -142,13 +142,13 @@ class ChanceEvent(Message):
 class ActRequest(Message):
     """Referee asks a player to act at decision `turn`. `observation`: the rules' observation of the
     player's seat; None where the seat's agent declares it reads none (a base President whose offices'
-    views leave it out), from log format 4 on. A format-4 record leaves it out: readers of the walk
-    (replay.walk) see it put back, recomputed from the state."""
+    views leave it out), from log format 4 on. A format-4 record leaves it and `legal` out: readers
+    of the walk (replay.walk) see both put back, recomputed from the state."""
 
     kind: Literal["act_request"] = "act_request"
     turn: int
     player: int
-    legal: tuple[str, ...]
+    legal: tuple[str, ...] = ()
     observation: dict[str, Any] | None = None
 
 

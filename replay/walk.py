@@ -7,8 +7,8 @@ themselves (DESIGN.md section 7: one fold, many projections). The state is folde
 From log format 4 on, act requests and talk turns are logged without their observation (a pure
 function of the state at the request): the walk puts it back, computed by the rules from the state
 it has folded so far, into the record it yields and into the log's own list of records, so every
-reader after a walk (transcripts, the debugger) sees each request with its observation, as a
-format-3 log held it.
+reader after a walk (transcripts, the debugger) sees each request with its observation (and an act
+request with its legal actions, also left out), as a format-3 log held it.
 """
 
 from __future__ import annotations
@@ -78,12 +78,18 @@ _REQUESTS = ("act_request", "talk_turn")
 
 def _with_observation(record: dict[str, Any], state: State, offset: int | None) -> dict[str, Any]:
     """A format-4 request's record with the observation its seat was sent (or would have been:
-    a seat whose agent reads none was sent None), recomputed from the state at the request."""
+    a seat whose agent reads none was sent None) and, for an act request, its legal actions, both
+    recomputed from the state at the request (fields in the model's order, as format 3 held them)."""
     msg = record["msg"]
-    seat = msg.get("player") if msg["kind"] == "act_request" else seat_of(str(msg.get("to")))
+    act = msg["kind"] == "act_request"
+    seat = msg.get("player") if act else seat_of(str(msg.get("to")))
     try:
         observation = state.observation(seat)
+        legal = list(state.legal_actions(seat)) if act else None
     except Exception as exc:  # the rules cannot observe for a seat the log names: not a log they made
-        raise RejectedByRules(offset, f"{msg['kind']} for seat {seat!r}: no observation from the rules "
+        raise RejectedByRules(offset, f"{msg['kind']} for seat {seat!r}: the rules cannot say what it was sent "
                               f"({type(exc).__name__}: {str(exc)[:120]})", record.get("seq")) from exc
+    if act:
+        return {**record, "msg": {**{k: v for k, v in msg.items() if k != "legal"}, "legal": legal,
+                                  "observation": observation}}
     return {**record, "msg": {**msg, "observation": observation}}

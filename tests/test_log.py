@@ -131,8 +131,9 @@ def test_bulky_fields_are_stored_as_deltas_and_read_back_whole():
 
 
 def test_format_4_logs_requests_without_their_observation_and_the_walk_puts_it_back(good):
-    """Format 4: no act request or talk turn holds its observation in the log; the walk gives each
-    back as the rules compute it from the state at the request, the same as format 3 stored."""
+    """Format 4: no act request or talk turn holds its observation in the log (nor an act request
+    its legal actions); the walk gives each back as the rules compute it from the state at the
+    request, the same as format 3 stored."""
     from actors.match import make_header, record
     from actors.registry import AgentSpec
     from replay.walk import walk
@@ -140,13 +141,14 @@ def test_format_4_logs_requests_without_their_observation_and_the_walk_puts_it_b
     log = parse_log(good).games[0]
     assert log.header["format"] == 4 == FORMAT_VERSION
     requests = [p for r, p in zip(log.records, log.payloads) if r["msg"]["kind"] in ("act_request", "talk_turn")]
-    assert requests and not any("observation" in unpack(p)["msg"] for p in requests)
-    restored = {s.seq: s.msg["observation"] for s in walk(log) if s.msg["kind"] in ("act_request", "talk_turn")}
-    assert restored and all(isinstance(o, dict) and "me" in o for o in restored.values())
-    assert all("observation" in log.records[i]["msg"] for i in restored)  # readers after the walk see it too
-    # the same game in format 3 stored the same observations (its records are one for one)
+    assert requests and not any("observation" in unpack(p)["msg"] or "legal" in unpack(p)["msg"] for p in requests)
+    restored = {s.seq: s.msg for s in walk(log) if s.msg["kind"] in ("act_request", "talk_turn")}
+    assert restored and all(isinstance(m["observation"], dict) and "me" in m["observation"] for m in restored.values())
+    assert all(log.records[i]["msg"] == m for i, m in restored.items())  # readers after the walk see them too
+    # the same game in format 3 stored the same requests, field for field (its records are one for one)
     old = parse_log(record({"format": 3, **make_header("werewolves", 5, [AgentSpec(name="random")] * 10)})).games[0]
-    assert {r["seq"]: r["msg"]["observation"] for r in old.records if r["seq"] in restored} == restored
+    assert {r["seq"]: r["msg"] for r in old.records if r["seq"] in restored} == restored
+    assert all(list(old.records[i]["msg"]) == list(m) for i, m in restored.items())  # and in the same order
 
 
 def _packed(games: list[bytes]) -> bytes:
