@@ -239,4 +239,10 @@ def _fork_placement(header: dict[str, Any]):
     changed = [s for s, (a, b) in enumerate(zip(fork["before"], header["agents"])) if a != b or is_external(b)]
     after_all = build_actors(header, part="after")
     after = {a: x for a, x in after_all.items() if seat_of(a) in changed}
-    return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers, after_all[REFEREE].observers)
+    # the requests at the switch are made before it, by the original lineup's referee: a seat that
+    # reads observations in either lineup is sent them from the start (a format-4 log holds none,
+    # so the prefix is the original's either way)
+    seen, now = before[REFEREE].observers, after_all[REFEREE].observers
+    observers = None if seen is None or now is None else seen | now
+    before[REFEREE].observers = observers
+    return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers, observers)
