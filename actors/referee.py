@@ -114,9 +114,13 @@ class Referee(Actor):
 
     # -- the game loop ----------------------------------------------------------------------
 
+    max_steps: int | None = None  # the game's step bound: a function of the options, asked once
+
     def _advance(self) -> list[Message]:
         state = self.state
         out: list[Message] = []
+        if self.max_steps is None:
+            self.max_steps = self.game.max_steps_for(self.options)
         while True:
             if state.is_terminal():
                 result = state.outcome()
@@ -136,7 +140,7 @@ class Referee(Actor):
                     )
                 )
                 return out
-            if self.step >= self.game.max_steps_for(self.options):
+            if self.step >= self.max_steps:
                 raise RuntimeError(f"{self.game.name}: no end after {self.step} steps")
             if state.is_chance():
                 outcome = state.sample_chance(self.rng)

@@ -140,10 +140,11 @@ class ChanceEvent(Message):
 
 
 class ActRequest(Message):
-    """Referee asks a player to act at decision `turn`. `observation`: the rules' observation of the
-    player's seat; None where the seat's agent declares it reads none (a base President whose offices'
-    views leave it out), from log format 4 on. A format-4 record leaves it and `legal` out: readers
-    of the walk (replay.walk) see both put back, recomputed from the state."""
+    """Referee asks a player to act at decision `turn`, choosing among `legal` (always sent).
+    `observation`: the rules' observation of the player's seat, or None for a seat whose agent
+    reads none (a built-in agent whose President and offices never look at it). A log of format 4
+    or later stores neither field (both follow from the state at the request), hence their defaults
+    for reading it; the walk (replay.walk) puts both back."""
 
     kind: Literal["act_request"] = "act_request"
     turn: int
