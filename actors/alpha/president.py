@@ -179,8 +179,9 @@ class President(Actor):
     def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
         """The action to play (a kept deal, a suggestion by utility, a random one); override for another policy."""
         legal = request.legal
-        committed = self.kb.get("commitments", str(request.turn))
-        if committed in legal and self.rng.random() < self.traits.honesty:
+        commitments = self.kb.data.get("commitments")
+        committed = commitments.get(str(request.turn)) if type(commitments) is dict else None
+        if committed is not None and committed in legal and self.rng.random() < self.traits.honesty:
             return committed
         usable = [s for s in suggestions if s.action in legal]
         if usable:
