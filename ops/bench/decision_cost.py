@@ -1,6 +1,7 @@
 """The cost of a decision through the whole stack, against the rules' own work, in one run.
 
     python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
+    python -m ops.bench.decision_cost --instructions [--before PATH] [--only dominoes ...]
 
 For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
 
@@ -19,7 +20,12 @@ For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents ev
 - bytes per game, plain and packed (zstd, the tournament default), in both formats.
 
 Then Kuhn poker through the whole stack against OpenSpiel's own loop (where open_spiel is
-installed; goal >= 0.2). Rates are CPU time (process time) on whatever box runs it: on a shared box
+installed; goal >= 0.2).
+
+`--instructions` counts machine instructions instead (valgrind; ops/bench/instructions.py), which
+the box's load cannot move: per game, the rules alone and the stack in formats 4 and 3 of this
+tree, and with `--before PATH` the stack of another checkout (say `git worktree add PATH REV` of
+the code before a change) writing the format it names with `--before-format` (default 3). Rates are CPU time (process time) on whatever box runs it: on a shared box
 the ratios are the figures to read, not the rates.
 """
 
@@ -228,15 +234,76 @@ def profile(name: str, games: int) -> None:
     pstats.Stats(prof).sort_stats("tottime").print_stats(25)
 
 
+_RULES_CODE = r'''
+import sys, random
+from actors.match import game_options
+from games.registry import get_game
+from ops.bench.decision_cost import GAMES
+name, n = sys.argv[1], int(sys.argv[2])
+game = get_game(name); opts = game_options(name, GAMES[name][1]); rng = random.Random(1)
+for _ in range(n + 1):
+    state = game.new_initial_state(opts)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+'''
+_STACK_CODE = r'''
+import sys
+from ops.bench.decision_cost import _header
+from actors.match import record
+name, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+headers = [_header(name, seed, version) for seed in range(max(n, 1))]
+record(headers[0])
+for header in headers[:n]:
+    record(header)
+'''
+# games counted per game name: enough decisions, little valgrind time (Battle Line's rules fill
+# caches over many games, so its count over a dozen says little: left out unless asked for)
+_COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
+
+
+def instructions(names: list[str], before: str | None, before_format: int) -> None:
+    """Instructions a game: the rules alone, the stack in formats 4 and 3 here (and `before`'s)."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+
+    def per_game(code: str, n: int, *args: object, tree: Path = here) -> float:
+        return (count(code, *args[:1], n, *args[1:], tree=tree) - count(code, *args[:1], 0, *args[1:], tree=tree)) / n
+
+    print("machine instructions a game (valgrind), and x = over the rules alone")
+    for name in names:
+        n = _COUNTED_GAMES.get(name, 10)
+        rules = per_game(_RULES_CODE, n, name)
+        line = f"{name:<12} rules {rules / 1e6:9.3f}M"
+        for version in (4, 3):
+            stacked = per_game(_STACK_CODE, n, name, version)
+            line += f"  f{version} {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x"
+        if before:
+            stacked = per_game(_STACK_CODE, n, name, before_format, tree=Path(before).resolve())
+            line += f"  before (f{before_format}) {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x"
+        print(line, flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--profile", default=None, help="print a cProfile of GAME's random games instead")
+    parser.add_argument("--instructions", action="store_true", help="count machine instructions (valgrind) instead")
+    parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
+    parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
     args = parser.parse_args(argv)
     if args.profile:
         return profile(args.profile, 20)
+    if args.instructions:
+        names = args.only or [n for n in GAMES if n != "battleline"]
+        return instructions([n for n in names if n in GAMES], args.before, args.before_format)
     names = [n for n in GAMES if not args.only or n in args.only]
     for name in names:  # warm: imports and first-use caches outside the timing
         for version in (4, 3, 2):
