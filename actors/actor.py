@@ -18,12 +18,24 @@ def actor_rng(seed: int, address: str) -> random.Random:
 
 
 class Actor:
-    """Base class: subclasses implement `handle`."""
+    """Base class: subclasses implement `handle`. `rng` is made on first use (seeding costs more
+    than a short game's decisions, and many actors never draw); assigning one replaces it."""
 
     def __init__(self, address: str, seed: int):
         self.address = address
         self.seed = seed
-        self.rng = actor_rng(seed, address)
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = actor_rng(self.seed, self.address)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     def handle(self, message: Message) -> list[Message]:
         raise NotImplementedError

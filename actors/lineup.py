@@ -12,7 +12,7 @@ from actors.actor import Actor
 from actors.address import player_address, player_of, seat_of
 from actors.referee import Referee
 from actors.registry import AgentSpec, build_player
-from bus.codec import FORMAT_VERSION, digest_every
+from bus.codec import FORMAT_VERSION, digest_every, observations_logged
 from bus.messages import REFEREE
 from games.registry import get_game
 
@@ -52,5 +52,15 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     if referee:
         actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
                                   chance_seed=header.get("chance_seed"),
-                                  digest_every=digest_every(version))
+                                  digest_every=digest_every(version), observers=observers(actors, len(specs), version))
     return dict(sorted(actors.items()))
+
+
+def observers(actors: dict[str, Actor], seats: int, version: int) -> frozenset[int] | None:
+    """The seats whose requests carry the rules' observation: every seat (None) in logs before
+    format 4 (their records hold it); from format 4 on, the seats whose player does not declare
+    `observes` false (President.observes: a base President whose offices are shown no observation)."""
+    if observations_logged(version):
+        return None
+    return frozenset(seat for seat in range(seats)
+                     if getattr(actors.get(player_address(seat)), "observes", True))

@@ -24,7 +24,7 @@ from actors.lineup import build_actors
 from actors.placement import RUNTIMES, Clock, DeadlinePlacement, InlinePlacement, seat_addresses
 from actors.registry import EXTERNAL, AgentSpec
 from bus.bus import Bus, Sink
-from bus.codec import load
+from bus.codec import FORMAT_VERSION, load
 from bus.environment import environment
 from bus.messages import BUS, LOG, REFEREE, RUNNER, GameEnd, Limits, Message, Start
 from games.registry import get_game, get_plugin
@@ -160,7 +160,8 @@ def _play(header: dict[str, Any], sink: Sink, runtime: str, placement: Any, deci
     limits = None if raw is None else _LIMITS if raw == _LIMITS_ENTRY else Limits.model_validate(raw)
     try:
         bus = Bus(header["game_id"], placement, sink, limits=limits, seats=seat_addresses(placement.addresses),
-                  decided=replayed, abort_end=lambda seat, reason: _aborted_end(header, placement, seat, reason))
+                  decided=replayed, abort_end=lambda seat, reason: _aborted_end(header, placement, seat, reason),
+                  log_format=header.get("format", FORMAT_VERSION))
         if hasattr(placement, "start"):
             placement.start()
         end = bus.run(Start(sender=RUNNER, to=REFEREE))
@@ -238,4 +239,10 @@ def _fork_placement(header: dict[str, Any]):
     changed = [s for s, (a, b) in enumerate(zip(fork["before"], header["agents"])) if a != b or is_external(b)]
     after_all = build_actors(header, part="after")
     after = {a: x for a, x in after_all.items() if seat_of(a) in changed}
-    return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers)
+    # the requests at the switch are made before it, by the original lineup's referee: a seat that
+    # reads observations in either lineup is sent them from the start (a format-4 log holds none,
+    # so the prefix is the original's either way)
+    seen, now = before[REFEREE].observers, after_all[REFEREE].observers
+    observers = None if seen is None or now is None else seen | now
+    before[REFEREE].observers = observers
+    return ForkPlacement(before, after, fork["at"], after_all[REFEREE].talkers, observers)

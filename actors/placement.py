@@ -56,11 +56,13 @@ class ForkPlacement(InlinePlacement):
     the seat was re-assigned (`replay fork`). `at` is the first request of a decision or talk
     round, so no replaced player has work in flight when the switch happens."""
 
-    def __init__(self, before: dict, after: dict, at: int, talkers: frozenset[int]):
+    def __init__(self, before: dict, after: dict, at: int, talkers: frozenset[int],
+                 observers: frozenset[int] | None = None):
         super().__init__(before)
         self.after = after
         self.at = at
         self.talkers = talkers
+        self.observers = observers
         self.addresses = frozenset(before) | frozenset(after)
         self.switched = False
 
@@ -70,6 +72,7 @@ class ForkPlacement(InlinePlacement):
             if seq >= self.at and not self.switched:
                 self.switched = True
                 self.actors["referee"].talkers = self.talkers  # who speaks is the new lineup's
+                self.actors["referee"].observers = self.observers  # and who reads observations
             actor = self.after.get(m.to) if seq >= self.at else None
             out.append(deliver_one(actor or self.actors[m.to], m, seq))
         return out

@@ -47,8 +47,12 @@ class Referee(Actor):
     """Drives a game: chance, talk rounds, decisions, errors, game end."""
 
     def __init__(self, game: Game, options: Options, seed: int, talkers: frozenset[int] | None = None,
-                 chance_seed: str | None = None, digest_every: int = 1):
+                 chance_seed: str | None = None, digest_every: int = 1, observers: frozenset[int] | None = None):
         super().__init__(REFEREE, seed)
+        # seats sent the rules' observation with each request; None: every seat. A seat whose agent
+        # declares it reads none (actors.lineup.observers, log format 4 on) is sent None instead,
+        # and the rules compute nothing for it.
+        self.observers = observers
         # the state digest is logged every `digest_every` steps ("" between; game_end always has it):
         # 1 in logs of format 2, bus.codec.CHECKPOINT from format 3 on (the header's format decides)
         self.digest_every = digest_every
@@ -72,8 +76,11 @@ class Referee(Actor):
         self._seen: dict[int, dict[str, Any]] = {}  # observations of the current node, by seat
         self.retired: set[int] = set()  # seats the bus retired: the rules' default, never asked
 
-    def _observation(self, seat: int) -> dict[str, Any]:
-        """The rules' observation, computed once per node and seat (talk and act share it)."""
+    def _observation(self, seat: int) -> dict[str, Any] | None:
+        """The rules' observation, computed once per node and seat (talk and act share it); None for
+        a seat that reads none (`observers`)."""
+        if self.observers is not None and seat not in self.observers:
+            return None
         obs = self._seen.get(seat)
         if obs is None:
             obs = self._seen[seat] = self.state.observation(seat)
@@ -107,9 +114,13 @@ class Referee(Actor):
 
     # -- the game loop ----------------------------------------------------------------------
 
+    max_steps: int | None = None  # the game's step bound: a function of the options, asked once
+
     def _advance(self) -> list[Message]:
         state = self.state
         out: list[Message] = []
+        if self.max_steps is None:
+            self.max_steps = self.game.max_steps_for(self.options)
         while True:
             if state.is_terminal():
                 result = state.outcome()
@@ -129,7 +140,7 @@ class Referee(Actor):
                     )
                 )
                 return out
-            if self.step >= self.game.max_steps_for(self.options):
+            if self.step >= self.max_steps:
                 raise RuntimeError(f"{self.game.name}: no end after {self.step} steps")
             if state.is_chance():
                 outcome = state.sample_chance(self.rng)

@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 import structlog
 
-from bus.codec import RecordCodec
+from bus.codec import FORMAT_VERSION, RecordCodec
 from bus.log import MAX_FRAME, MAX_GAME_BYTES
 from bus.messages import BUS, LOG, REFEREE, RUNNER, Breach, Fault, GameEnd, Limits, Message, Quiet, Retire
 
@@ -91,14 +91,15 @@ class Bus:
     def __init__(self, game_id: str, placement: Placement, sink: Sink, trace: bool | None = None,
                  limits: Limits | None = None, seats: Mapping[str, int] | None = None,
                  decided: dict[int, Message] | None = None,
-                 abort_end: Callable[[int | None, str], GameEnd] | None = None):
+                 abort_end: Callable[[int | None, str], GameEnd] | None = None, log_format: int = FORMAT_VERSION):
         """`seats`: the seat of every seat actor's address (the caller knows the address
-        convention: actors.address); limits and retirements apply to these actors."""
+        convention: actors.address); limits and retirements apply to these actors. `log_format`:
+        the header's format, which decides how records are encoded (bus.codec.RecordCodec)."""
         self.game_id = game_id
         self.placement = placement
         self.sink = sink
         self.seq = -1
-        self._codec = RecordCodec()  # bulky fields stored as deltas: a function of the log so far
+        self._codec = RecordCodec(log_format)  # bulky fields stored as deltas: a function of the log so far
         self.end: GameEnd | None = None
         self.errors = 0  # error events the referee logged (failed or misbehaving actors)
         self.seat_errors: dict[int, int] = {}  # of those, per seat they name

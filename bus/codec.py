@@ -16,8 +16,9 @@ from pydantic import BaseModel
 from bus.errors import BadDelta, BadPayload, NotCanonical, OverLimit
 from bus.messages import MESSAGE, Message
 
-FORMAT_VERSION = 3  # 2: observations and office views stored as deltas; 3: state digests at checkpoints
-FORMATS = (2, 3)  # the formats readers take; writers write FORMAT_VERSION unless a header names its own
+FORMAT_VERSION = 4  # 2: observations and office views stored as deltas; 3: state digests at checkpoints;
+#                    4: act requests and talk turns logged without their observation (replay recomputes it)
+FORMATS = (2, 3, 4)  # the formats readers take; writers write FORMAT_VERSION unless a header names its own
 # Format 3: a chance, step or talk_round record carries the state digest only every CHECKPOINT steps
 # (its `digest` is "" between them) and game_end always does. The digest encodes the whole state, so
 # computing it at every step cost a fifth of a random game; verify's lockstep rerun compares every
@@ -28,6 +29,15 @@ CHECKPOINT = 16
 def digest_every(version: int) -> int:
     """Steps between two state digests in a log of format `version` (1: every step)."""
     return 1 if version < 3 else CHECKPOINT
+
+
+def observations_logged(version: int) -> bool:
+    """Whether act requests and talk turns carry their observation (and an act request its legal
+    actions) into a log of format `version`. From format 4 on they do not: both are pure functions
+    of the state at the request (`State.observation(seat)`, `State.legal_actions(seat)`), which
+    replay folds anyway, so the walk (replay.walk) puts them back for every reader and verify's
+    rerun recomputes them; the log keeps the rest of the request."""
+    return version < 4
 
 
 def dump(message: BaseModel) -> dict[str, Any]:
@@ -285,6 +295,11 @@ DELTA_FIELDS: dict[str, tuple[str, ...]] = {
     "talk_turn": ("observation",),
     "office_request": ("view",),
 }
+# From format 4 on: the observation is left out of the record (see observations_logged), so only an
+# office's view is stored as a delta.
+DELTA_FIELDS_4: dict[str, tuple[str, ...]] = {"office_request": ("view",)}
+# kind -> the fields left out of its record: each a pure function of the state at the request
+UNLOGGED_4: dict[str, tuple[str, ...]] = {"act_request": ("legal", "observation"), "talk_turn": ("observation",)}
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -316,13 +331,19 @@ def _patch(old: Any, delta: dict[str, Any]) -> Any:
 class RecordCodec:
     """Stamps records of one game, storing DELTA_FIELDS as deltas (encode) or undoing that (decode)."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: int = FORMAT_VERSION) -> None:
+        """`version`: the log format of the game (its header's): what is stored as a delta, what is left out."""
         self._last: dict[tuple[str, str, str], Any] = {}
+        self.version = version
+        self._deltas = DELTA_FIELDS if observations_logged(version) else DELTA_FIELDS_4
+        self._unlogged: dict[str, tuple[str, ...]] = {} if observations_logged(version) else UNLOGGED_4
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
         kind = message["kind"]
-        fields = DELTA_FIELDS.get(kind)
+        for name in self._unlogged.get(kind, ()):
+            del message[name]
+        fields = self._deltas.get(kind)
         if fields:
             last, to = self._last, message["to"]
             for name in fields:
@@ -347,7 +368,10 @@ class RecordCodec:
         if names:
             data = record_dict(message)
         kind = data["kind"]
-        fields = DELTA_FIELDS.get(kind)
+        unlogged = self._unlogged.get(kind)
+        if unlogged is not None:
+            data = {k: v for k, v in data.items() if k not in unlogged}
+        fields = self._deltas.get(kind)
         pending = None
         if fields:
             if not names:
@@ -378,7 +402,7 @@ class RecordCodec:
         what came before (as when frames were moved); charges what it builds to `budget`."""
         message = record.get("msg")
         kind = message.get("kind") if isinstance(message, dict) else None
-        fields = DELTA_FIELDS.get(kind) if type(kind) is str else None
+        fields = self._deltas.get(kind) if type(kind) is str else None
         if not fields:
             return record
         to = message.get("to")

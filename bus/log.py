@@ -326,6 +326,7 @@ class _Reader:
         if self.expect is not None and item.get("game_id") != self.expect:
             raise WrongGame(offset, f"the index points at game {_short(item.get('game_id'))}, not {self.expect!r}")
         game.header = item
+        game.codec = RecordCodec(version)
         game.checked = self.check
         self.games.append(game)
         return game

@@ -140,13 +140,17 @@ class ChanceEvent(Message):
 
 
 class ActRequest(Message):
-    """Referee asks a player to act at decision `turn`."""
+    """Referee asks a player to act at decision `turn`, choosing among `legal` (always sent).
+    `observation`: the rules' observation of the player's seat, or None for a seat whose agent
+    reads none (a built-in agent whose President and offices never look at it). A log of format 4
+    or later stores neither field (both follow from the state at the request), hence their defaults
+    for reading it; the walk (replay.walk) puts both back."""
 
     kind: Literal["act_request"] = "act_request"
     turn: int
     player: int
-    legal: tuple[str, ...]
-    observation: dict[str, Any]
+    legal: tuple[str, ...] = ()
+    observation: dict[str, Any] | None = None
 
 
 class Act(Message):
@@ -195,7 +199,7 @@ class TalkTurn(Message):
     round: int
     max_rounds: int
     members: tuple[int, ...]
-    observation: dict[str, Any]
+    observation: dict[str, Any] | None = None  # as in ActRequest
 
 
 class Talk(Message):

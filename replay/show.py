@@ -7,6 +7,7 @@ from typing import Any
 from actors.external.lineup import seat_labels
 from bus.log import GameLog
 from replay.fold import fold
+from replay.walk import walk
 
 
 def describe(msg: dict[str, Any]) -> str:
@@ -51,6 +52,10 @@ def show(log: GameLog, at: int | None = None, context: int = 12) -> str:
     """The game header, the state after record `at` (default: the end), and the last records.
     A log that fails its checks raises a typed LogError (one line in the CLI)."""
     folded = fold(log, at=at, check=False)  # checks the log first
+    if log.header.get("format", 2) >= 4:  # requests logged without what the rules recompute: the walk puts it back
+        for step in walk(log):
+            if step.seq >= folded.seq:
+                break
     h = log.header
     agents = ", ".join(seat_labels(h))
     lines = [

@@ -24,7 +24,7 @@ def test_villager_messages_name_only_own_or_revealed_roles():
     for seed in range(6):
         game = parse_log(play_to_bytes("werewolves", seed)).games[0]
         roles = next(r["msg"]["outcome"] for r in game.records if r["msg"]["kind"] == "chance")
-        for record in game.records:
+        for record in _requests_walked(game):  # format 4 logs requests without observations: the walk's
             msg = record["msg"]
             if msg["kind"] not in ("act_request", "talk_turn") or not msg["to"].startswith("p"):
                 continue
@@ -47,8 +47,16 @@ def test_villager_messages_name_only_own_or_revealed_roles():
 def test_hiding_follows_reveal_option():
     game = parse_log(play_to_bytes("werewolves", 1, {"reveal_roles": False})).games[0]
     roles = next(r["msg"]["outcome"] for r in game.records if r["msg"]["kind"] == "chance")
-    for record in game.records:
+    for record in _requests_walked(game):
         msg = record["msg"]
         if msg["kind"] == "act_request" and roles[int(msg["to"][1:])] == "villager":
             seat = int(msg["to"][1:])
             assert set(msg["observation"]["known_roles"]) == {str(seat)}
+
+
+def _requests_walked(game):
+    """The game's records, each request with the observation the rules make for its seat (the walk
+    puts back what a format-4 log leaves out)."""
+    from replay.walk import walk
+
+    return [step.record for step in walk(game)]

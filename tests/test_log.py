@@ -102,21 +102,24 @@ def test_not_a_log(tmp_path):
     assert MAGIC.endswith(b"\n")
 
 
-def test_bulky_fields_are_stored_as_deltas_and_read_back_whole(good):
-    """Observations and office views are deltas against the previous one to the same recipient;
-    readers get every record whole, equal to what the actors were sent."""
+def test_bulky_fields_are_stored_as_deltas_and_read_back_whole():
+    """Format 3: observations and office views are deltas against the previous one to the same
+    recipient; readers get every record whole, equal to what the actors were sent."""
+    from actors.match import make_header, record
+    from actors.registry import AgentSpec
     from bus.codec import _diff, _patch
 
+    good = record({"format": 3, **make_header("werewolves", 5, [AgentSpec(name="random")] * 10)})
     log = parse_log(good).games[0]
     requests = [(r, p) for r, p in zip(log.records, log.payloads) if r["msg"]["kind"] == "act_request"]
     stored = [unpack(p)["msg"]["observation"] for _, p in requests]
     assert any("$d" in s for s in stored) and all("me" in r["msg"]["observation"] for r, _ in requests)
     first_to = {}
-    for (record, _), raw in zip(requests, stored):
-        to = record["msg"]["to"]
+    for (record_, _), raw in zip(requests, stored):
+        to = record_["msg"]["to"]
         if to not in first_to:
             first_to[to] = True
-            assert raw == record["msg"]["observation"]  # the first one to a recipient is whole
+            assert raw == record_["msg"]["observation"]  # the first one to a recipient is whole
     old = {"a": 1, "b": [1, 2], "c": {"x": 1.0}, "d": "same"}
     for new in ({"a": 1, "b": [1, 2, 3], "c": {"x": 2.0}, "d": "same"}, {"c": {}, "a": 1.0}, {"a": True}, [1]):
         restored = _patch(old, _diff(old, new))
@@ -125,6 +128,27 @@ def test_bulky_fields_are_stored_as_deltas_and_read_back_whole(good):
         ]
         if isinstance(new, dict):
             assert list(restored) == list(new)
+
+
+def test_format_4_logs_requests_without_their_observation_and_the_walk_puts_it_back(good):
+    """Format 4: no act request or talk turn holds its observation in the log (nor an act request
+    its legal actions); the walk gives each back as the rules compute it from the state at the
+    request, the same as format 3 stored."""
+    from actors.match import make_header, record
+    from actors.registry import AgentSpec
+    from replay.walk import walk
+
+    log = parse_log(good).games[0]
+    assert log.header["format"] == 4 == FORMAT_VERSION
+    requests = [p for r, p in zip(log.records, log.payloads) if r["msg"]["kind"] in ("act_request", "talk_turn")]
+    assert requests and not any("observation" in unpack(p)["msg"] or "legal" in unpack(p)["msg"] for p in requests)
+    restored = {s.seq: s.msg for s in walk(log) if s.msg["kind"] in ("act_request", "talk_turn")}
+    assert restored and all(isinstance(m["observation"], dict) and "me" in m["observation"] for m in restored.values())
+    assert all(log.records[i]["msg"] == m for i, m in restored.items())  # readers after the walk see them too
+    # the same game in format 3 stored the same requests, field for field (its records are one for one)
+    old = parse_log(record({"format": 3, **make_header("werewolves", 5, [AgentSpec(name="random")] * 10)})).games[0]
+    assert {r["seq"]: r["msg"] for r in old.records if r["seq"] in restored} == restored
+    assert all(list(old.records[i]["msg"]) == list(m) for i, m in restored.items())  # and in the same order
 
 
 def _packed(games: list[bytes]) -> bytes:

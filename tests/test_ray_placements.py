@@ -56,3 +56,22 @@ def test_an_external_agent_gives_the_same_bytes_on_every_placement():
     inline = record(make_header("hanabi", 5, lineup))
     assert record(make_header("hanabi", 5, lineup), runtime="ray-players") == inline
     assert b"talker" in inline
+
+
+def test_format_4_a_mixed_lineup_gives_the_same_bytes_on_every_placement_and_verifies():
+    """A seat that reads observations (AlphaWolf) beside seats that read none (random): the referee
+    built beside the bus sends each what it reads, and the log is the same wherever the seats run."""
+    from actors.match import make_header, record
+    from actors.registry import parse_lineup
+    from bus.log import parse_log
+    from replay.verify import verify_game
+
+    header = make_header("werewolves", 3, parse_lineup("alphawolf,random,random,alphawolf,random,random,random", 7),
+                         {"players": 7})
+    inline = record(header)
+    assert record(header, runtime="ray-players") == inline
+    assert record(header, runtime="ray-modules") == inline
+    game = parse_log(inline).games[0]
+    assert game.header["format"] == 4
+    verdict = verify_game(game)
+    assert verdict.ok, verdict.message

@@ -1,7 +1,7 @@
-"""Verify names the first record that differs, in both log formats: format 2 (a state digest in
-every chance and step record) and format 3 (digests at checkpoints only, bus.codec.CHECKPOINT), where
-the fold alone would only notice a changed chance outcome at the next checkpoint and the lockstep
-rerun names the record itself. Each damaged record is re-encoded whole, in canonical form, with a
+"""Verify names the first record that differs, in every log format: format 2 (a state digest in
+every chance and step record) and formats 3 and 4 (digests at checkpoints only, bus.codec.CHECKPOINT;
+4 also logs requests without their observation and legal actions), where the fold alone would only
+notice a changed chance outcome at the next checkpoint and the lockstep rerun names the record itself. Each damaged record is re-encoded whole, in canonical form, with a
 fresh checksum: a valid record of the game, only not the one its actor or the referee makes."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from replay.fold import fold
 from replay.verify import verify_game
 from tests.golden.cases import HERE
 
-LOGS = {2: HERE / "dominoes-random-3.log", 3: HERE / "f3-dominoes-random-3.log"}
+LOGS = {2: HERE / "dominoes-random-3.log", 3: HERE / "f3-dominoes-random-3.log", 4: HERE / "f4-dominoes-random-3.log"}
 
 
 def _replaced(data: bytes, index: int, payload: bytes) -> bytes:
@@ -49,7 +49,7 @@ def test_a_changed_chance_outcome_fails_at_its_own_seq(version):
     damaged = parse_log(_replaced(data, i, pack(item))).games[0]
     verdict = verify_game(damaged)
     assert not verdict.ok and verdict.seq == game.records[i]["seq"], verdict.message
-    if version == 3:  # the fold alone finds it later (the rules refuse a move, or a checkpoint differs)
+    if version >= 3:  # the fold alone finds it later (the rules refuse a move, or a checkpoint differs)
         with pytest.raises(Exception) as found:
             fold(damaged)
         assert getattr(found.value, "seq", None) > game.records[i]["seq"]
@@ -75,7 +75,13 @@ def test_a_changed_final_digest_fails_at_the_end():
 
 
 def _legal(game, i: int) -> list[str]:
-    """The legal actions of the act request that the act at index `i` answers."""
+    """The legal actions of the act request that the act at index `i` answers (format 4 logs them
+    not: the walk puts them back into the records)."""
+    from replay.walk import walk
+
+    if any(r["msg"]["kind"] == "act_request" and "legal" not in r["msg"] for r in game.records):
+        for _ in walk(game):
+            pass
     act = game.records[i]["msg"]
     return next(r["msg"]["legal"] for r in reversed(game.records[:i])
                 if r["msg"]["kind"] == "act_request" and r["msg"]["to"] == act["sender"] and r["msg"]["turn"] == act["turn"])

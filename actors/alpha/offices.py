@@ -51,6 +51,12 @@ def _models(items: tuple, cls: type) -> bool:
     return True
 
 
+def plain_answer(suggestions: tuple, says: tuple, updates: tuple) -> bool:
+    """Every item already the model its reply field holds (so validation would change nothing)."""
+    return ((not suggestions or _models(suggestions, Suggestion)) and (not says or _models(says, TalkItem))
+            and (not updates or _models(updates, KBUpdate)))
+
+
 class Office(Actor):
     """Dispatches a request's task to the method of the same name."""
 
@@ -60,16 +66,22 @@ class Office(Actor):
     def handle(self, message: Message) -> list[Message]:
         if not isinstance(message, OfficeRequest):
             return []
+        return [self.reply(message, self.answer(message))]
+
+    def answer(self, message: OfficeRequest) -> Answer:
+        """The office's work on a request: the method named by its task."""
         if message.task not in self.tasks:
             raise ValueError(f"{type(self).__name__} does not do {message.task!r}")
-        answer: Answer = getattr(self, message.task)(message)
+        return getattr(self, message.task)(message)
+
+    def reply(self, message: OfficeRequest, answer: Answer) -> OfficeReply:
+        """The reply carrying `answer` to `message`'s sender."""
         suggestions, says, updates = tuple(answer.suggestions), tuple(answer.says), tuple(answer.updates)
         fields = {"sender": self.address, "to": message.sender, "kind": "office_reply", "task": message.task,
                   "turn": message.turn, "suggestions": suggestions, "says": says, "updates": updates}
-        if ((not suggestions or _models(suggestions, Suggestion)) and (not says or _models(says, TalkItem))
-                and (not updates or _models(updates, KBUpdate))):
-            return [built(OfficeReply, fields)]  # what validation would make of models: the same models
-        return [OfficeReply(**fields)]  # raw items (dicts, a talk item by its kind): validated, as always
+        if plain_answer(suggestions, says, updates):
+            return built(OfficeReply, fields)  # what validation would make of models: the same models
+        return OfficeReply(**fields)  # raw items (dicts, a talk item by its kind): validated, as always
 
 
 class StrategyOffice(Office):

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from actors.actor import Actor
 from actors.alpha.kb import KnowledgeBase
+from actors.alpha.offices import Office, plain_answer
 from actors.alpha.traits import Traits
 from bus.codec import dump
 from bus.messages import (
@@ -116,6 +117,16 @@ class President(Actor):
                 local[role] = office
         self._local = local
 
+    @property
+    def observes(self) -> bool:
+        """Whether this player reads the observation its requests carry: always for a game's own
+        President (its hooks may), else whether a view shown to one of its offices holds it. The
+        referee sends a player that does not none (log format 4 on: actors.lineup.observers)."""
+        if type(self) is not President:
+            return True
+        views = self.views
+        return any("observation" in views.get(role, ("observation",)) for role in self.offices)
+
     def handle(self, message: Message) -> list[Message]:
         if isinstance(message, (ActRequest, TalkTurn)):
             self.observe(message)
@@ -168,8 +179,9 @@ class President(Actor):
     def choose(self, request: ActRequest, suggestions: list[Suggestion]) -> str:
         """The action to play (a kept deal, a suggestion by utility, a random one); override for another policy."""
         legal = request.legal
-        committed = self.kb.get("commitments", str(request.turn))
-        if committed in legal and self.rng.random() < self.traits.honesty:
+        commitments = self.kb.data.get("commitments")
+        committed = commitments.get(str(request.turn)) if type(commitments) is dict else None
+        if committed is not None and committed in legal and self.rng.random() < self.traits.honesty:
             return committed
         usable = [s for s in suggestions if s.action in legal]
         if usable:
@@ -196,8 +208,8 @@ class President(Actor):
             else:
                 asking = built(OfficeRequest, fields)
             local = self._local.get(step.role) if self._local and self.log_format >= 3 else None
-            if local is not None and local.address == asking.to:
-                return self._on_reply(local.handle(asking)[0])  # an office's failure is the President's here
+            if local is not None and local.address == asking.to:  # an office's failure is the President's here
+                return self._local_answer(local, asking)
             return [asking]
         self.job = None
         if request.kind == "talk_turn":
@@ -232,6 +244,29 @@ class President(Actor):
             self.kb.set(("suggestions",), [dict(s.__dict__) if type(s) is Suggestion else dump(s) for s in reply.suggestions])
         if reply.says:
             job.says = reply.says
+        return out + self._next()
+
+    def _local_answer(self, office: Actor, asking: OfficeRequest) -> list[Message]:
+        """A local office's answer taken as its reply would be, without the reply: the same KB
+        changes and records (a reply whose items need validating is made and read as one)."""
+        answer = getattr(office, "answer", None)
+        if answer is None or getattr(type(office), "handle", None) is not Office.handle:
+            return self._on_reply(office.handle(asking)[0])  # an office that answers in its own way
+        got = answer(asking)
+        suggestions, says, updates = tuple(got.suggestions), tuple(got.says), tuple(got.updates)
+        if not plain_answer(suggestions, says, updates):
+            return self._on_reply(office.reply(asking, got))
+        job = self.job
+        out: list[Message] = []
+        if updates:
+            self.kb.apply(updates)
+            out.append(built(KBChange, {"sender": self.address, "to": LOG, "kind": "kb_change", "turn": asking.turn,
+                                        "source": office.address, "updates": updates}))
+        if suggestions:
+            job.suggestions = list(suggestions)
+            self.kb.set(("suggestions",), [dict(s.__dict__) if type(s) is Suggestion else dump(s) for s in suggestions])
+        if says:
+            job.says = says
         return out + self._next()
 
     def _on_fault(self, fault: Fault) -> list[Message]:

@@ -1,6 +1,7 @@
 """The cost of a decision through the whole stack, against the rules' own work, in one run.
 
     python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
+    python -m ops.bench.decision_cost --instructions [--before PATH] [--only dominoes ...]
 
 For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
 
@@ -8,16 +9,23 @@ For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents ev
   rules (what a game costs before detente adds anything);
 - the whole stack: `actors.match.record` of a seeded game (referee, each seat's President and its
   random Strategy Office, the bus, every record encoded and framed into a log in memory), inline,
-  in the current log format (3) and in format 2 (a state digest in every step record: the stack as
-  it was before format 3), interleaved in the same run;
+  in the current log format (4: requests logged without their observation and legal actions, none
+  computed for an agent that reads none), in format 3 (each request's observation computed and
+  logged as a delta) and in format 2 (a state digest in every step record, the office's request and
+  reply on the bus), interleaved in the same run;
 - the ratio stack / rules (goal: at most 4x), in CPU time per game, best of the rounds;
 - the cost model per decision (decisions: act records): records by kind, bytes encoded, state
-  digests, observations sent (act requests and talk turns carry one each), messages built with
+  digests, observations sent (computed by the rules for a request) and logged, messages built with
   validation (a pydantic constructor) against those `built` without it;
 - bytes per game, plain and packed (zstd, the tournament default), in both formats.
 
 Then Kuhn poker through the whole stack against OpenSpiel's own loop (where open_spiel is
-installed; goal >= 0.2). Rates are CPU time (process time) on whatever box runs it: on a shared box
+installed; goal >= 0.2).
+
+`--instructions` counts machine instructions instead (valgrind; ops/bench/instructions.py), which
+the box's load cannot move: per game, the rules alone and the stack in formats 4 and 3 of this
+tree, and with `--before PATH` the stack of another checkout (say `git worktree add PATH REV` of
+the code before a change) writing the format it names with `--before-format` (default 3). Rates are CPU time (process time) on whatever box runs it: on a shared box
 the ratios are the figures to read, not the rates.
 """
 
@@ -109,12 +117,13 @@ def cost_model(name: str, version: int, games: int = 3) -> dict[str, Any]:
     from bus.log import PackedLogWriter, parse_log
 
     kinds: Counter[str] = Counter()
-    plain = packed = digests = observations = validated = built = 0
+    plain = packed = digests = observations = validated = built = observed = 0
     for seed in range(games):
         header = _header(name, seed, version)
         made = _count_built()
-        with _Validated() as v:
+        with _Validated() as v, _Observed() as o:
             data = record(header)
+        observed += o.n
         validated += v.n
         built += made()
         plain += len(data)
@@ -128,12 +137,37 @@ def cost_model(name: str, version: int, games: int = 3) -> dict[str, Any]:
             msg = r["msg"]
             kinds[msg["kind"]] += 1
             digests += bool(msg.get("digest"))
-            observations += msg["kind"] in ("act_request", "talk_turn")
+            observations += msg["kind"] in ("act_request", "talk_turn") and "observation" in msg
     decisions = kinds["act"] or 1
     return {"decisions": kinds["act"] / games, "records": sum(kinds.values()) / games,
             "per_decision": {k: n / decisions for k, n in sorted(kinds.items())},
-            "digests": digests / games, "observations": observations / games, "validated": validated / games,
+            "digests": digests / games, "observations": observations / games, "observed": observed / games,
+            "validated": validated / games,
             "built": built / games, "plain": plain / games, "packed": packed / games}
+
+
+class _Observed:
+    """Counts the observations the referee computes while it is on."""
+
+    def __init__(self) -> None:
+        from actors.referee import Referee
+
+        self.n = 0
+        self._cls = Referee
+        self._fn = Referee._observation
+
+    def __enter__(self) -> "_Observed":
+        fn = self._fn
+
+        def counting(referee, seat):
+            obs = fn(referee, seat)
+            self.n += obs is not None
+            return obs
+        self._cls._observation = counting
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._cls._observation = self._fn
 
 
 def _count_built():
@@ -155,9 +189,9 @@ def _count_built():
 _MADE = [0, False]
 
 
-def kuhn(seconds: float) -> tuple[float, float, float] | None:
-    """Games/s of Kuhn poker in OpenSpiel's own loop and through the whole stack in formats 3 and 2
-    (None without open_spiel)."""
+def kuhn(seconds: float) -> tuple[float, float, float, float] | None:
+    """Games/s of Kuhn poker in OpenSpiel's own loop, through the whole stack in formats 4 and 3,
+    and on the bridge's rules alone (random legal moves; None without open_spiel)."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -173,20 +207,86 @@ def kuhn(seconds: float) -> tuple[float, float, float] | None:
         def play(i: int) -> None:
             record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
         return play
-    theirs = _rate(openspiel_loop(get_game(name).spiel(get_game(name).options({}))), seconds)
-    return theirs, _rate(stack_at(3), seconds), _rate(stack_at(2), seconds)
+    game = get_game(name)
+    opts = game.options({})
+    rng = random.Random(1)
+
+    def rules(_: int) -> None:
+        state = game.new_initial_state(opts)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+            else:
+                state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+    theirs = _rate(openspiel_loop(game.spiel(opts)), seconds)
+    return theirs, _rate(stack_at(4), seconds), _rate(stack_at(3), seconds), _rate(rules, seconds)
 
 
 def profile(name: str, games: int) -> None:
     from actors.match import record
 
-    record(_header(name, 10**6, 3))
+    record(_header(name, 10**6, 4))
     prof = cProfile.Profile()
     prof.enable()
     for seed in range(games):
-        record(_header(name, seed, 3))
+        record(_header(name, seed, 4))
     prof.disable()
     pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+
+
+_RULES_CODE = r'''
+import sys, random
+from actors.match import game_options
+from games.registry import get_game
+from ops.bench.decision_cost import GAMES
+name, n = sys.argv[1], int(sys.argv[2])
+game = get_game(name); opts = game_options(name, GAMES[name][1]); rng = random.Random(1)
+for _ in range(n + 1):
+    state = game.new_initial_state(opts)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+'''
+_STACK_CODE = r'''
+import sys
+from ops.bench.decision_cost import _header
+from actors.match import record
+name, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+headers = [_header(name, seed, version) for seed in range(max(n, 1))]
+record(headers[0])
+for header in headers[:n]:
+    record(header)
+'''
+# games counted per game name: enough decisions, little valgrind time (Battle Line's rules fill
+# caches over many games, so its count over a dozen says little: left out unless asked for)
+_COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
+
+
+def instructions(names: list[str], before: str | None, before_format: int) -> None:
+    """Instructions a game: the rules alone, the stack in formats 4 and 3 here (and `before`'s)."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+
+    def per_game(code: str, n: int, *args: object, tree: Path = here) -> float:
+        return (count(code, *args[:1], n, *args[1:], tree=tree) - count(code, *args[:1], 0, *args[1:], tree=tree)) / n
+
+    print("machine instructions a game (valgrind), and x = over the rules alone")
+    for name in names:
+        n = _COUNTED_GAMES.get(name, 10)
+        rules = per_game(_RULES_CODE, n, name)
+        line = f"{name:<12} rules {rules / 1e6:9.3f}M"
+        for version in (4, 3):
+            stacked = per_game(_STACK_CODE, n, name, version)
+            line += f"  f{version} {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x"
+        if before:
+            stacked = per_game(_STACK_CODE, n, name, before_format, tree=Path(before).resolve())
+            line += f"  before (f{before_format}) {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x"
+        print(line, flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -195,43 +295,53 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--profile", default=None, help="print a cProfile of GAME's random games instead")
+    parser.add_argument("--instructions", action="store_true", help="count machine instructions (valgrind) instead")
+    parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
+    parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
     args = parser.parse_args(argv)
     if args.profile:
         return profile(args.profile, 20)
+    if args.instructions:
+        names = args.only or [n for n in GAMES if n != "battleline"]
+        return instructions([n for n in names if n in GAMES], args.before, args.before_format)
     names = [n for n in GAMES if not args.only or n in args.only]
     for name in names:  # warm: imports and first-use caches outside the timing
-        stack(name, 0, 3)
+        for version in (4, 3, 2):
+            stack(name, 0, version)
         rules_alone(name, 0)
     if names:
         print(f"CPU ms per game, best of {args.rounds} interleaved rounds of {args.seconds:g} s; random agents; "
-              "stack = inline, log written in memory")
-        print(f"{'game':<12}{'rules':>9}{'stack f3':>10}{'x rules':>9}{'stack f2':>10}{'x rules':>9}"
-              f"{'plain f2':>12}{'plain f3':>12}{'zstd f2':>11}{'zstd f3':>11}")
+              "stack = inline, log written in memory; x = stack / rules")
+        print(f"{'game':<12}{'rules':>9}{'stack f4':>10}{'x':>6}{'stack f3':>10}{'x':>6}{'stack f2':>10}{'x':>6}"
+              f"{'plain f3':>12}{'plain f4':>12}{'zstd f3':>10}{'zstd f4':>10}")
     for name in names:
-        best = {"rules": [], "f3": [], "f2": []}
+        best: dict[str, list[float]] = {"rules": [], "f4": [], "f3": [], "f2": []}
         for _ in range(args.rounds):
             best["rules"].append(rules_alone(name, args.seconds))
-            best["f3"].append(stack(name, args.seconds, 3))
-            best["f2"].append(stack(name, args.seconds, 2))
-        r, s3, s2 = (min(best[k]) * 1000 for k in ("rules", "f3", "f2"))
-        c2, c3 = cost_model(name, 2), cost_model(name, 3)
-        print(f"{name:<12}{r:>9.3f}{s3:>10.3f}{s3 / r:>9.1f}{s2:>10.3f}{s2 / r:>9.1f}"
-              f"{c2['plain']:>12,.0f}{c3['plain']:>12,.0f}{c2['packed']:>11,.0f}{c3['packed']:>11,.0f}", flush=True)
-        per = ", ".join(f"{k} {v:.2f}" for k, v in c3["per_decision"].items())
-        d = c3["decisions"]
-        print(f"  a game: {d:,.0f} decisions, {c3['records']:,.0f} records; per decision: {per}; "
-              f"{c3['plain'] / d:,.0f} bytes encoded (f2 {c2['plain'] / d:,.0f}); digests {c3['digests'] / d:.3f} "
-              f"(f2 {c2['digests'] / d:.3f}); observations {c3['observations'] / d:.2f}; messages validated "
-              f"{c3['validated'] / d:.3f}, objects built unvalidated {c3['built'] / d:.2f}; stack less rules "
-              f"{(s3 - r) / d * 1000:.1f} us (f2 {(s2 - r) / d * 1000:.1f} us)", flush=True)
+            for version in (4, 3, 2):
+                best[f"f{version}"].append(stack(name, args.seconds, version))
+        r, s4, s3, s2 = (min(best[k]) * 1000 for k in ("rules", "f4", "f3", "f2"))
+        c3, c4 = cost_model(name, 3), cost_model(name, 4)
+        print(f"{name:<12}{r:>9.3f}{s4:>10.3f}{s4 / r:>6.1f}{s3:>10.3f}{s3 / r:>6.1f}{s2:>10.3f}{s2 / r:>6.1f}"
+              f"{c3['plain']:>12,.0f}{c4['plain']:>12,.0f}{c3['packed']:>10,.0f}{c4['packed']:>10,.0f}", flush=True)
+        for label, c in (("f4", c4), ("f3", c3)):
+            per = ", ".join(f"{k} {v:.2f}" for k, v in c["per_decision"].items())
+            d = c["decisions"]
+            print(f"  {label}: {d:,.0f} decisions, {c['records']:,.0f} records; per decision: {per}; "
+                  f"{c['plain'] / d:,.0f} bytes; digests {c['digests'] / d:.3f}; observations sent "
+                  f"{c['observed'] / d:.2f}, logged {c['observations'] / d:.2f}; validated {c['validated'] / d:.3f}, "
+                  f"built {c['built'] / d:.2f}", flush=True)
+        print(f"  stack less rules per decision: f4 {(s4 - r) / c4['decisions'] * 1000:.1f} us, "
+              f"f3 {(s3 - r) / c4['decisions'] * 1000:.1f} us, f2 {(s2 - r) / c4['decisions'] * 1000:.1f} us", flush=True)
     if not args.only or "kuhn" in args.only:
         found = kuhn(args.seconds)
         if found is None:
             print("kuhn poker: open_spiel not installed")
         else:
-            theirs, ours, before = found
-            print(f"kuhn poker: OpenSpiel's loop {theirs:,.0f} games/s, whole stack {ours:,.0f} games/s "
-                  f"(ratio {ours / theirs:.4f}; goal >= 0.2), format 2 {before:,.0f} games/s (ratio {before / theirs:.4f})")
+            theirs, ours, before, rules = found
+            print(f"kuhn poker: OpenSpiel's loop {theirs:,.0f} games/s; whole stack f4 {ours:,.0f} games/s "
+                  f"(ratio {ours / theirs:.4f}; goal >= 0.2), f3 {before:,.0f} (ratio {before / theirs:.4f}); "
+                  f"the bridge's rules alone {rules:,.0f} (ratio {rules / theirs:.3f}: the ceiling of any stack)")
 
 
 if __name__ == "__main__":

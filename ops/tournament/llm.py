@@ -32,6 +32,12 @@ class Tally:
     def header(self, header: dict[str, Any]) -> None:
         self.calls = []
         self._writer.header(header)
+        # a game where no actor can make a model call (no model seat or office, no external agent):
+        # records go straight to the writer, not through a search of each one
+        if "external" not in header and not _kinds_of(header):
+            self.record = self._writer.record  # type: ignore[method-assign]
+        else:
+            self.__dict__.pop("record", None)
 
     def record(self, payload: bytes) -> None:
         if KIND in payload:

@@ -15,6 +15,7 @@ from bus.codec import pack_record, unpack
 from bus.log import LogWriter, parse_log, read_log
 from ops.cli import main
 from replay.verify import verify_game
+from replay.walk import walk
 from tests.external.conftest import HERE, exec_spec, misbehaving, play_game
 
 GOOD = misbehaving("good")
@@ -54,8 +55,8 @@ def test_a_changed_answer_is_caught(tmp_path):
         record = game.records[i]
         msg = dict(record["msg"])
         if action is None:  # another legal action of the same request
-            request = next(r for r in game.records if r["seq"] == record["cause"])
-            action = next(a for a in request["msg"]["legal"] if a != msg["action"])
+            request = next(s.msg for s in walk(game) if s.seq == record["cause"])  # format 4: the walk gives its legal
+            action = next(a for a in request["legal"] if a != msg["action"])
         assert unpack(game.payloads[i]) == {k: record[k] for k in ("game", "seq", "cause")} | {"msg": record["msg"]}
         msg["action"] = action
         buf = io.BytesIO()

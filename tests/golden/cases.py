@@ -70,12 +70,19 @@ CASES: list[tuple[str, str, str, dict, int]] = [
     ("f3-hanabi-alpha-6", "hanabi", "alpha", {"players": 3}, 6),
     ("f3-diplomacy-alphadip-4", "diplomacy",
      "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
+    # log format 4 (requests logged without their observation; the random agent is sent none)
+    ("f4-dominoes-random-3", "dominoes", "random", {"target": 30}, 3),
+    ("f4-risk-random-2", "risk", "random", {"max_rounds": 6, "players": 4}, 2),
+    ("f4-werewolves-alphawolf-7", "werewolves", "alphawolf", {}, 7),
+    ("f4-hanabi-alpha-6", "hanabi", "alpha", {"players": 3}, 6),
+    ("f4-diplomacy-alphadip-4", "diplomacy",
+     "alphadip,dipblue,dumbbot,alphadip:offices=so,dipblue:archetype=naive,dumbbot,random", {"max_year": 1901}, 4),
 ]
 
 
 def format_of(stem: str) -> int:
     """The log format a case is recorded at: the one its committed file was written in."""
-    return 3 if stem.startswith("f3-") else 2
+    return 4 if stem.startswith("f4-") else 3 if stem.startswith("f3-") else 2
 
 
 def header_of(game: str, agents: str, options: dict, seed: int) -> dict:

@@ -19,6 +19,7 @@ from bus.log import parse_log
 from games.hanabi.cards import CARD_OF
 from games.hanabi.rules import Hanabi
 from replay.verify import verify_game
+from replay.walk import walk
 from tests.hanabi.test_rules import act, dealt
 from tests.play import play_bytes
 
@@ -129,8 +130,8 @@ def test_agents_through_the_stack(agent, options):
     game = parse_log(_log(agent, 3, options)).games[0]
     assert game.complete and verify_game(game).ok
     open_hands = options.get("reveal_own_cards", False)
-    for record in game.records:
-        msg = record["msg"]
+    for step in walk(game):  # the requests with their observations (a format-4 log holds none)
+        msg = step.msg
         if msg["kind"] == "act_request":
             own = msg["observation"]["hands"][msg["player"]]
             assert all(c is not None for c in own) if open_hands else all(c is None for c in own)

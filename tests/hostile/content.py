@@ -137,8 +137,8 @@ def mutate(game: str, case: int) -> tuple[str, int, GameLog]:
                 msg["actions"][seat] = value
             elif msg["kind"] == "chance":
                 msg["outcome"] = value
-            elif msg["kind"] == "act_request":  # the legal actions another game's
-                msg["legal"] = [copy.deepcopy(rng.choice(donors)) for _ in range(max(1, len(msg["legal"])))]
+            elif msg["kind"] == "act_request":  # the legal actions another game's (format 4 logs none: some are added)
+                msg["legal"] = [copy.deepcopy(rng.choice(donors)) for _ in range(max(1, len(msg.get("legal", ()))))]
             elif msg["kind"] == "office_reply":  # a suggestion of another game's action
                 suggestion = rng.choice(msg["suggestions"])
                 suggestion["action"] = value if isinstance(value, str) else json.dumps(value)
@@ -147,14 +147,15 @@ def mutate(game: str, case: int) -> tuple[str, int, GameLog]:
         else:
             kind = "swapped"
     if kind == "other seat":
-        seen = [i for i, r in enumerate(records) if "observation" in r["msg"] or r["msg"]["kind"] == "heard"]
+        # requests (which format 4 logs without their observation) and what a seat heard
+        seen = [i for i, r in enumerate(records) if "observation" in r["msg"] or r["msg"]["kind"] in ("heard", "act_request")]
         if seen:
             pos = rng.choice(seen)
             msg = records[pos]["msg"]
             others = [r["msg"] for r in records if r["msg"]["kind"] == msg["kind"] and r["msg"].get("to") != msg.get("to")]
             if others and rng.random() < 0.7:
                 donor = rng.choice(others)
-                for name in ("observation", "lines", "legal"):
+                for name in ("observation", "lines", "legal", "player"):
                     if name in msg and name in donor:
                         msg[name] = copy.deepcopy(donor[name])
             else:  # addressed to another seat than the one it was made for
