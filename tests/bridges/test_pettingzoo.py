@@ -129,7 +129,11 @@ def test_policy_agent_plays_verifies_same_bytes(tmp_path):
     game = parse_log(first).games[0]
     acts = [r["msg"]["action"] for r in game.records if r["msg"]["kind"] == "act" and r["msg"]["sender"] == "p0"]
     vocabulary = get_game("battleline").action_vocabulary(get_game("battleline").options({}))
-    requests = [r["msg"] for r in game.records if r["msg"]["kind"] == "act_request" and r["msg"]["player"] == 0]
+    from replay.walk import walk
+
+    # format 4 logs a request without its legal actions: the walk puts them back from the rules
+    requests = [step.record["msg"] for step in walk(game)
+                if step.record["msg"]["kind"] == "act_request" and step.record["msg"]["player"] == 0]
     # `highest`: the legal action of the highest number, every time
     assert acts == [max(q["legal"], key=vocabulary.index) for q in requests]
     assert json.loads(json.dumps(game.header["agents"][0]))["name"] == "policy"
