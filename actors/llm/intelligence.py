@@ -16,8 +16,8 @@ from typing import Any
 
 from actors.alpha.offices import Answer, IntelligenceOffice, Office
 from actors.llm import prompts
-from actors.llm.agent import LLMOptions, Memory, ModelSeat
-from actors.llm.record import current
+from actors.llm.agent import LLMOptions
+from actors.llm.office import ModelOffice
 from bus.messages import KBUpdate, Message, OfficeRequest
 
 VERDICTS = ("honest", "dishonest", "unsure")
@@ -25,31 +25,22 @@ STEP = 0.2  # the relative change of trust a verdict makes (ours)
 MAX_REASON = 200  # characters of a verdict's reason kept
 
 
-class LLMIntelligenceOffice(IntelligenceOffice):
+class LLMIntelligenceOffice(ModelOffice, IntelligenceOffice):
     """The agent's own IO (`inner`), then the model's verdicts on what the others said."""
 
     def __init__(self, address: str, seed: int, game: str, seat: int, options: LLMOptions, inner: Office | None,
                  part: str = "all"):
         super().__init__(address, seed)
-        from games.registry import get_game, get_plugin
+        from games.registry import get_plugin
 
         self.inner = inner
-        self.game_name, self.game, self.seat = game, get_game(game), seat
-        context = current()
-        header = context.header if context is not None else None
-        self.players = len((header or {}).get("agents") or ())
-        self.game_options = self.game.options((header or {}).get("options"))
-        self.model = ModelSeat(address, seat, options, context.source_for(part) if context is not None else None)
-        self.memory = Memory(options.memory_turns, options.memory_chars, options.heard_chars)
+        self._model_setup(address, game, seat, options, part)
         scale = (get_plugin(game).quantities or {}).get("trust")
         self.top = float(scale[1]) if scale is not None and scale[1] is not None else 1.0
         self.judged: set[str] = set()  # the inbox lines already shown, as text (the inbox may be trimmed)
-        self.system: str | None = None
-        self.pending: list[Any] = []
 
     def begin_game(self, header: dict[str, Any], seat: int) -> None:
-        self.players = len(header.get("agents") or ())
-        self.game_options = self.game.options(header.get("options"))
+        super().begin_game(header, seat)
         if self.inner is not None and hasattr(self.inner, "begin_game"):
             self.inner.begin_game(header, seat)
 
@@ -73,18 +64,13 @@ class LLMIntelligenceOffice(IntelligenceOffice):
         others = sorted({speaker for speaker, _, _ in new})
         schema = judge_schema(others)
         obs = view.get("observation") or {}
-        if self.system is None:
-            players = self.players or int(obs.get("num_players") or 0) or self.seat + 1
-            self.system = prompts.render(self.model.template, "system", game=self.game_name,
-                                         rules=prompts.rules_text(self.game_name), seat=self.seat, players=players,
-                                         role=prompts.role_line(self.seat, players, obs))
         self.memory.heard = [(channel, speaker, says) for speaker, channel, says in new]
         user = prompts.render(self.model.template, "io", heard=self.memory.take_heard(),
                               memory=self.memory.memory_text(),
                               observation=prompts.observation_text(self.game, self.game_options, self.seat, obs),
                               trust=_trust_lines(trust), seats=", ".join(str(q) for q in others),
                               schema=json.dumps(schema))
-        messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+        messages = [{"role": "system", "content": self._system(obs)}, {"role": "user", "content": user}]
         record, verdicts = self.model.call("judge", messages, schema, lambda a: read_verdicts(a, others))
         self.pending.append(record)
         if not verdicts:

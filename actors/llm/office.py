@@ -23,11 +23,11 @@ from actors.llm.record import current
 from bus.messages import KBUpdate, OfficeRequest, OfficeReply
 
 
-class LLMForeignOffice(ForeignOffice):
-    """Negotiates with a model: talk items chosen under the game's talk schema."""
+class ModelOffice:
+    """What an office played by a model holds: the game, its options from the header, the seat's
+    model calls and memory, and the system prompt made once (shared by fo=llm and io=llm)."""
 
-    def __init__(self, address: str, seed: int, game: str, seat: int, options: LLMOptions, part: str = "all"):
-        super().__init__(address, seed)
+    def _model_setup(self, address: str, game: str, seat: int, options: LLMOptions, part: str) -> None:
         from games.registry import get_game
 
         self.game_name, self.game, self.seat = game, get_game(game), seat
@@ -37,13 +37,29 @@ class LLMForeignOffice(ForeignOffice):
         self.game_options = self.game.options((header or {}).get("options"))
         self.model = ModelSeat(address, seat, options, context.source_for(part) if context is not None else None)
         self.memory = Memory(options.memory_turns, options.memory_chars, options.heard_chars)
-        self.seen = 0  # inbox entries already shown
         self.system: str | None = None
         self.pending: list[Any] = []  # the model_call records of the request being answered
 
     def begin_game(self, header: dict[str, Any], seat: int) -> None:
         self.players = len(header.get("agents") or ())
         self.game_options = self.game.options(header.get("options"))
+
+    def _system(self, obs: dict[str, Any]) -> str:
+        if self.system is None:
+            players = self.players or int(obs.get("num_players") or 0) or self.seat + 1
+            self.system = prompts.render(self.model.template, "system", game=self.game_name,
+                                         rules=prompts.rules_text(self.game_name), seat=self.seat, players=players,
+                                         role=prompts.role_line(self.seat, players, obs))
+        return self.system
+
+
+class LLMForeignOffice(ModelOffice, ForeignOffice):
+    """Negotiates with a model: talk items chosen under the game's talk schema."""
+
+    def __init__(self, address: str, seed: int, game: str, seat: int, options: LLMOptions, part: str = "all"):
+        super().__init__(address, seed)
+        self._model_setup(address, game, seat, options, part)
+        self.seen = 0  # inbox entries already shown
 
     def handle(self, message):
         self.pending = []
@@ -64,11 +80,6 @@ class LLMForeignOffice(ForeignOffice):
         self.seen = len(inbox)
         models = tuple(self.game.talk_models)
         schema = prompts.talk_schema(models)
-        if self.system is None:
-            players = self.players or int(obs.get("num_players") or 0) or self.seat + 1
-            self.system = prompts.render(self.model.template, "system", game=self.game_name,
-                                         rules=prompts.rules_text(self.game_name), seat=self.seat, players=players,
-                                         role=prompts.role_line(self.seat, players, obs))
         user = prompts.render(
             self.model.template, "fo", channel=talk.get("channel", ""), round=talk.get("round", 0),
             heard=self.memory.take_heard(), memory=self.memory.memory_text(),
@@ -76,7 +87,7 @@ class LLMForeignOffice(ForeignOffice):
             suggestions=self._suggestions(view.get("suggestions")), trust=self._trust(view.get("trust")),
             deals=pacts_text(view, request.turn) if _has_pacts(view) else
             json.dumps(view.get("deals") or {}, sort_keys=True)[:2000], schema=json.dumps(schema))
-        messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+        messages = [{"role": "system", "content": self._system(obs)}, {"role": "user", "content": user}]
         record, said = self.model.call("talk", messages, schema, lambda a: prompts.read_talk(a, models))
         self.pending.append(record)
         says = list(said[0]) if said is not None else []
