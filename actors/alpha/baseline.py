@@ -24,9 +24,15 @@ class RandomStrategyOffice(StrategyOffice):
         self.width = width
 
     def suggest(self, request: OfficeRequest) -> Answer:
-        legal = request.legal
+        return Answer(suggestions=self.suggest_legal(request.legal))
+
+    def suggest_legal(self, legal: tuple[str, ...]) -> list[Suggestion]:
+        """`suggest`'s suggestions from the legal actions alone: what the President asks directly
+        where this office is its only one (President.attach_local), with the same draws. Each is one
+        of `legal`, and a class declares this method itself (a subclass does not inherit it)."""
         picks = sample_indices(self.rng, len(legal), min(self.width, len(legal)))
-        return Answer(suggestions=[_suggestion(legal[i]) for i in sorted(picks)])
+        picks.sort()
+        return [_suggestion(legal[i]) for i in picks]
 
 
 _SUGGESTIONS: dict[str, Suggestion] = {}  # action -> its suggestion of utility 1.0: frozen, so shared

@@ -100,6 +100,7 @@ class President(Actor):
         # (actors.lineup tells every actor with a `log_format` its header's; 2 until told: the old way)
         self.log_format = 2
         self._local: dict[str, Actor] = {}
+        self._direct: Actor | None = None  # the one local office asked by `suggest_legal` (attach_local)
 
     def attach_local(self, actors: dict[str, Actor]) -> None:
         """Of the game's actors by address (actors.lineup, once the lineup is built), this player's
@@ -116,6 +117,25 @@ class President(Actor):
             if office is not None and vars(type(office)).get("local", False):
                 local[role] = office
         self._local = local
+        self._direct = self._direct_office()
+
+    def _direct_office(self) -> Actor | None:
+        """The office a decision is asked of by a plain call to its `suggest_legal`, or None.
+
+        Where the template would do nothing but ask one local Strategy Office to suggest (a base
+        President, so no hook is overridden; its one office the Strategy Office, so there is no
+        other step; that office's class declaring `suggest_legal` itself, the answer its `suggest`
+        gives from the legal actions alone, and answering through the base Office), the request,
+        the view and the answer are left out: the same draws, the same KB, the same act."""
+        if type(self) is not President or self.log_format < 3 or list(self.offices) != ["so"]:
+            return None
+        office = self._local.get("so")
+        if office is None or "suggest_legal" not in vars(type(office)):
+            return None
+        cls = type(office)
+        if cls.handle is not Office.handle or cls.answer is not Office.answer or "suggest" not in cls.tasks:
+            return None
+        return office
 
     @property
     def observes(self) -> bool:
@@ -128,6 +148,9 @@ class President(Actor):
         return any("observation" in views.get(role, ("observation",)) for role in self.offices)
 
     def handle(self, message: Message) -> list[Message]:
+        direct = self._direct
+        if direct is not None and type(message) is ActRequest:
+            return self._act_direct(message, direct)
         if isinstance(message, (ActRequest, TalkTurn)):
             self.observe(message)
             steps = self.plan_act(message) if isinstance(message, ActRequest) else self.plan_talk(message)
@@ -268,6 +291,16 @@ class President(Actor):
         if says:
             job.says = says
         return out + self._next()
+
+    def _act_direct(self, request: ActRequest, office: Any) -> list[Message]:
+        """A decision of the template with its one step (the Strategy Office's `suggest`) taken by a
+        direct call (see `_direct_office`): what `handle`, `_next` and `_local_answer` do for it."""
+        self.observe(request)
+        self.job = None
+        suggestions = office.suggest_legal(request.legal)
+        if suggestions:
+            self.kb.set(("suggestions",), [dict(s.__dict__) for s in suggestions])
+        return self.decide(request, suggestions)
 
     def _on_fault(self, fault: Fault) -> list[Message]:
         job = self.job
