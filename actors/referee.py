@@ -43,6 +43,9 @@ from bus.messages import (
 from games.api import CHEAP_TALK, TALK_STATE, Game, IllegalAction, Options, State
 
 
+_KEYS = tuple(str(p) for p in range(64))  # a step record's keys: the seats as strings
+
+
 class Referee(Actor):
     """Drives a game: chance, talk rounds, decisions, errors, game end."""
 
@@ -152,61 +155,79 @@ class Referee(Actor):
                 continue
             if not self.talk_done:
                 self.talk_done = True
-                spec = state.talk()
+                talkers = self.talkers
+                # no seat speaks (an empty `talkers`): no round can open, so the rules are not asked
+                spec = state.talk() if talkers is None or talkers else None
                 if spec is not None and spec.max_rounds > 0 and self._speakers(spec):
                     self.talk_spec, self.talk_round = spec, 0
                     return out + self._open_round()
             legal_actions = state.legal_actions
-            self.waiting = {p: tuple(legal_actions(p)) for p in state.current_players()}
+            self.waiting = waiting = {p: tuple(legal_actions(p)) for p in state.current_players()}
             self.actions = {}
             if self.retired:
-                for seat in sorted(self.retired & set(self.waiting)):
-                    self.actions[seat] = self._default(seat, self.waiting.pop(seat))
-                if not self.waiting:  # every seat to move is retired: apply and go on
+                for seat in sorted(self.retired & set(waiting)):
+                    self.actions[seat] = self._default(seat, waiting.pop(seat))
+                if not waiting:  # every seat to move is retired: apply and go on
                     out.append(self._apply())
                     continue
             turn = self.turn
-            for seat, legal in self.waiting.items():
+            observers = self.observers
+            for seat, legal in waiting.items():
+                observation = None if observers is not None and seat not in observers else self._observation(seat)
                 out.append(built(ActRequest, {"sender": REFEREE, "to": player_address(seat), "kind": "act_request",
                                               "turn": turn, "player": seat, "legal": legal,
-                                              "observation": self._observation(seat)}))
+                                              "observation": observation}))
             return out
 
     def _on_act(self, message: Act) -> list[Message]:
-        seat = seat_of(message.sender)
-        if seat not in self.waiting or message.turn != self.turn or message.sender != player_address(seat):
-            return [self._error(message.sender, f"unexpected act for turn {message.turn}", "ignored", "unexpected")]
-        legal = self.waiting.pop(seat)
-        out: list[Message] = []
+        sender = message.sender
+        seat = seat_of(sender)
+        waiting = self.waiting
+        if seat not in waiting or message.turn != self.turn or sender != player_address(seat):
+            return [self._error(sender, f"unexpected act for turn {message.turn}", "ignored", "unexpected")]
+        legal = waiting.pop(seat)
         action = message.action
         if action not in legal:
             default = self.state.default_action(seat)
             why = self.state.why_illegal(seat, action)
             reason = f"illegal action {action!r}" + (f": {why}" if why else "")
-            out.append(self._error(message.sender, reason, default, "illegal_action"))
-            action = default
+            self.actions[seat] = default
+            return [self._error(sender, reason, default, "illegal_action")] + self._maybe_apply()
         self.actions[seat] = action
-        return out + self._maybe_apply()
+        if waiting:
+            return []
+        out = self._advance_from(self._apply())
+        return out
 
     def _maybe_apply(self) -> list[Message]:
         if self.waiting:
             return []
-        return [self._apply()] + self._advance()
+        return self._advance_from(self._apply())
+
+    def _advance_from(self, step: StepEvent) -> list[Message]:
+        """`[step]` and what `_advance` sends after it."""
+        out = self._advance()
+        out.insert(0, step)
+        return out
 
     def _apply(self) -> StepEvent:
         """Apply the decision's joint action (all of it is in): its step record."""
-        actions = dict(sorted(self.actions.items()))
+        actions = self.actions
+        if len(actions) > 1:
+            actions = dict(sorted(actions.items()))
         try:
             self.state.apply_actions(actions)
             self._seen = {}
         except IllegalAction as exc:  # rules and legal_actions disagree: a bug in the game
             raise RuntimeError(f"{self.game.name}: rules rejected their own legal actions: {exc}") from exc
-        self.step += 1
-        step = built(StepEvent, {"sender": REFEREE, "to": LOG, "kind": "step", "step": self.step, "turn": self.turn,
-                                 "actions": {str(p): a for p, a in actions.items()}, "digest": self._digest()})
+        self.step = step = self.step + 1
+        keys = _KEYS
+        record = built(StepEvent, {"sender": REFEREE, "to": LOG, "kind": "step", "step": step, "turn": self.turn,
+                                   "actions": {keys[p] if p < 64 else str(p): a for p, a in actions.items()},
+                                   "digest": self.state.digest() if step % self.digest_every == 0 else ""})
         self.turn += 1
         self.talk_done = False
-        return step
+        return record
 
     def _digest(self) -> str:
         """The state's digest where a checkpoint falls (step a multiple of `digest_every`), else ""."""

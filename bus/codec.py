@@ -337,6 +337,7 @@ class RecordCodec:
         self.version = version
         self._deltas = DELTA_FIELDS if observations_logged(version) else DELTA_FIELDS_4
         self._unlogged: dict[str, tuple[str, ...]] = {} if observations_logged(version) else UNLOGGED_4
+        self._plain: set[type] = set()  # message classes packed from their own field dict, as they are
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
@@ -362,6 +363,8 @@ class RecordCodec:
         memory is left as it was and what it would remember comes back, for `commit` once the
         record is kept (a record the bus refuses must not be the base of the next delta)."""
         data = message.__dict__
+        if type(message) in self._plain:  # nothing nested, left out or stored as a delta: its own dict
+            return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": data}), None
         names = _NESTED.get(type(message))
         if names is None:
             names = _nested(type(message))
@@ -369,6 +372,8 @@ class RecordCodec:
             data = record_dict(message)
         kind = data["kind"]
         unlogged = self._unlogged.get(kind)
+        if not names and unlogged is None and kind not in self._deltas:
+            self._plain.add(type(message))
         if unlogged is not None:
             data = {k: v for k, v in data.items() if k not in unlogged}
         fields = self._deltas.get(kind)

@@ -125,7 +125,7 @@ class LogWriter:
         self._out.write(frame(pack({"format": FORMAT_VERSION, **header})))
 
     def record(self, payload: bytes) -> None:
-        self._out.write(frame(payload))
+        self._out.write(_FRAME.pack(len(payload), zlib.crc32(payload)) + payload)  # frame(payload)
 
     def end_game(self) -> None:
         self._out.flush()

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from actors.alpha.baseline import sample_indices
+from actors.alpha.baseline import randbelow, sample_indices
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 11, 21, 22, 40, 300])
@@ -22,3 +22,10 @@ def test_refuses_what_rng_sample_refuses():
     for n, k in ((3, 4), (0, 1), (5, -1)):
         with pytest.raises(ValueError):
             sample_indices(random.Random(1), n, k)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 300])
+def test_randbelow_is_randrange_draw_for_draw(n):
+    a, b = random.Random(f"r/{n}"), random.Random(f"r/{n}")
+    assert [randbelow(a, n) for _ in range(200)] == [b.randrange(n) for _ in range(200)]
+    assert a.getstate() == b.getstate()

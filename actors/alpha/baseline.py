@@ -30,9 +30,11 @@ class RandomStrategyOffice(StrategyOffice):
         """`suggest`'s suggestions from the legal actions alone: what the President asks directly
         where this office is its only one (President.attach_local), with the same draws. Each is one
         of `legal`, and a class declares this method itself (a subclass does not inherit it)."""
-        picks = sample_indices(self.rng, len(legal), min(self.width, len(legal)))
+        n = len(legal)
+        picks = sample_indices(self._rng or self.rng, n, self.width if self.width < n else n)
         picks.sort()
-        return [_suggestion(legal[i]) for i in picks]
+        known = _SUGGESTIONS
+        return [known.get(action) or _suggestion(action) for action in [legal[i] for i in picks]]
 
 
 _SUGGESTIONS: dict[str, Suggestion] = {}  # action -> its suggestion of utility 1.0: frozen, so shared
@@ -46,6 +48,18 @@ def _suggestion(action: str) -> Suggestion:
             _SUGGESTIONS.clear()
         found = _SUGGESTIONS[action] = built(Suggestion, {"action": action, "utility": 1.0})
     return found
+
+
+def randbelow(rng, n: int) -> int:
+    """`rng.randrange(n)` for n >= 1: the same draw, leaving `rng` in the same state, without its
+    generic checks (CPython's _randbelow_with_getrandbits, as in `sample_indices`;
+    tests/test_alpha_sample.py holds it to rng.randrange)."""
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
 
 
 def sample_indices(rng, n: int, k: int) -> list[int]:

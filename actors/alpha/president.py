@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from actors.actor import Actor
+from actors.alpha.baseline import randbelow
 from actors.alpha.kb import KnowledgeBase
 from actors.alpha.offices import Office, plain_answer
 from actors.alpha.traits import Traits
@@ -298,9 +299,15 @@ class President(Actor):
         self.observe(request)
         self.job = None
         suggestions = office.suggest_legal(request.legal)
-        if suggestions:
-            self.kb.set(("suggestions",), [dict(s.__dict__) for s in suggestions])
-        return self.decide(request, suggestions)
+        if not suggestions:
+            return self.decide(request, suggestions)
+        kb = self.kb
+        kb.set(("suggestions",), [dict(s.__dict__) for s in suggestions])
+        if "commitments" in kb.data:
+            return self.decide(request, suggestions)
+        # `choose` without a commitment: every suggestion is one of the legal actions
+        action = _weighted_pick(self._rng or self.rng, suggestions, self.traits.risk)
+        return [built(Act, {"sender": self.address, "to": REFEREE, "kind": "act", "turn": request.turn, "action": action})]
 
     def _on_fault(self, fault: Fault) -> list[Message]:
         job = self.job
@@ -320,7 +327,7 @@ def _weighted_pick(rng: Any, suggestions: list[Suggestion], risk: float) -> str:
     utilities = [s.utility for s in suggestions]
     top, floor = max(utilities), min(utilities)
     if top == floor:  # all equal: uniform
-        return suggestions[rng.randrange(len(suggestions))].action
+        return suggestions[randbelow(rng, len(suggestions))].action
     if risk <= 0.0:
         best = [s for s in suggestions if s.utility == top]
         return best[rng.randrange(len(best))].action
