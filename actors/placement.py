@@ -40,6 +40,15 @@ class InlinePlacement:
         actors = self.actors
         return [deliver_one(actors[m.to], m, seq) for seq, m in wave]
 
+    @property
+    def direct(self) -> dict | None:
+        """The actors by address, where delivering a wave is `deliver_one` on each message in turn
+        (this class's `deliver_wave`: not a subclass's, not one set on the instance), for the bus
+        to make those calls itself; else None."""
+        if type(self).deliver_wave is InlinePlacement.deliver_wave and "deliver_wave" not in vars(self):
+            return self.actors
+        return None
+
     def close(self) -> None:
         pass
 

@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Protocol
 import structlog
 
 from bus.codec import FORMAT_VERSION, RecordCodec
+from bus.codec import pack_now as _pack
 from bus.log import MAX_FRAME, MAX_GAME_BYTES
 from bus.messages import BUS, LOG, REFEREE, RUNNER, Breach, Fault, GameEnd, Limits, Message, Quiet, Retire
 
@@ -116,6 +117,8 @@ class Bus:
             limits.answer_messages, limits.talk_items, limits.message_bytes, limits.seat_bytes, limits.seat_messages,
             limits.kb_bytes, limits.game_bytes)
         self._timed = hasattr(placement, "timeouts")
+        # an inline placement's actors, which the bus calls itself (Placement: `direct`); None: deliver_wave
+        self._direct: Mapping[str, Any] | None = getattr(placement, "direct", None)
         # one structlog debug event per message (game_id, seq, actor), only when asked for with
         # DETENTE_LOG_LEVEL=DEBUG: decided once per game, so the hot path pays nothing otherwise
         self._trace = _TRACE if trace is None else trace
@@ -129,8 +132,12 @@ class Bus:
                 sender=BUS, to=message.sender, actor=message.sender, error=f"unknown address {to!r}", cause=cause
             )
             to = message.to
-        self.seq += 1
-        payload = self._codec.encode_model(self.game_id, self.seq, cause, message)[0]
+        self.seq = seq = self.seq + 1
+        codec = self._codec
+        if type(message) in codec.plain:  # codec.encode_model's first case, in place
+            payload = _pack({"game": self.game_id, "seq": seq, "cause": cause, "msg": message.__dict__})
+        else:
+            payload = codec.encode_model(self.game_id, seq, cause, message)[0]
         n = len(payload) + _FRAMING
         self.nbytes += n
         if n > MAX_FRAME or self.nbytes > MAX_GAME_BYTES:
@@ -178,6 +185,7 @@ class Bus:
         if len(outs) > answer_messages:
             return self._breach(actor, "answer_messages", f"an answer of {len(outs):,} messages", answer_messages, cause, wave)
         encode, allowed, game_id, retired_to = self._codec.encode_model, seat.allowed, self.game_id, self._retired_to
+        plain = self._codec.plain
         for out in outs:
             if out.sender != actor:  # the bus's own (a Fault for an actor that raised, a timeout's Retire)
                 self._post(out, cause, wave)
@@ -188,7 +196,10 @@ class Bus:
             if kind == "talk" and len(out.says) > talk_items:
                 return self._breach(actor, "talk_items", f"{len(out.says):,} talk items in a round", talk_items, cause, wave)
             # the codec remembers a delta's base only once the record is kept (`commit` below)
-            payload, pending = encode(game_id, self.seq + 1, cause, out, False)
+            if type(out) in plain:  # encode's first case, in place
+                payload, pending = _pack({"game": game_id, "seq": self.seq + 1, "cause": cause, "msg": out.__dict__}), None
+            else:
+                payload, pending = encode(game_id, self.seq + 1, cause, out, False)
             n = len(payload) + _FRAMING
             if n > message_bytes:
                 return self._breach(actor, "message_bytes", f"a {kind} record of {n:,} bytes", message_bytes, cause, wave)
@@ -236,6 +247,7 @@ class Bus:
         self._post(first, -1, wave)
         quiet_at = -2
         seats = self._seats
+        direct = self._direct
         while self.end is None:
             if not wave:
                 if quiet_at == self.seq:
@@ -244,7 +256,16 @@ class Bus:
                 quiet_at = self.seq
                 continue
             try:
-                outputs = self._replayed(wave) if self.decided else self.placement.deliver_wave(wave)
+                if self.decided:
+                    outputs = self._replayed(wave)
+                elif direct is not None:  # an inline placement's deliveries, made here
+                    if len(wave) == 1:
+                        seq, m = wave[0]
+                        outputs = [deliver_one(direct[m.to], m, seq)]
+                    else:
+                        outputs = [deliver_one(direct[m.to], m, seq) for seq, m in wave]
+                else:
+                    outputs = self.placement.deliver_wave(wave)
             except Overtime as over:
                 self._post(self.abort_end(over.seat, over.reason), over.seq, [])
                 return self.end

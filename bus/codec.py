@@ -110,6 +110,9 @@ def pack(data: Any) -> bytes:
     return _packer.pack(data)
 
 
+pack_now = _packer.pack  # `pack` itself, without a Python call around it (the bus's hot path)
+
+
 def unpack(payload: bytes) -> Any:
     return msgpack.unpackb(payload, raw=False, strict_map_key=True)
 
@@ -337,7 +340,9 @@ class RecordCodec:
         self.version = version
         self._deltas = DELTA_FIELDS if observations_logged(version) else DELTA_FIELDS_4
         self._unlogged: dict[str, tuple[str, ...]] = {} if observations_logged(version) else UNLOGGED_4
-        self._plain: set[type] = set()  # message classes packed from their own field dict, as they are
+        # message classes packed from their own field dict as it is (nothing nested, left out or
+        # stored as a delta): learnt as they come; the bus packs these itself
+        self.plain: set[type] = set()
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
@@ -363,7 +368,7 @@ class RecordCodec:
         memory is left as it was and what it would remember comes back, for `commit` once the
         record is kept (a record the bus refuses must not be the base of the next delta)."""
         data = message.__dict__
-        if type(message) in self._plain:  # nothing nested, left out or stored as a delta: its own dict
+        if type(message) in self.plain:  # nothing nested, left out or stored as a delta: its own dict
             return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": data}), None
         names = _NESTED.get(type(message))
         if names is None:
@@ -373,7 +378,7 @@ class RecordCodec:
         kind = data["kind"]
         unlogged = self._unlogged.get(kind)
         if not names and unlogged is None and kind not in self._deltas:
-            self._plain.add(type(message))
+            self.plain.add(type(message))
         if unlogged is not None:
             data = {k: v for k, v in data.items() if k not in unlogged}
         fields = self._deltas.get(kind)

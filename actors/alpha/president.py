@@ -296,17 +296,27 @@ class President(Actor):
     def _act_direct(self, request: ActRequest, office: Any) -> list[Message]:
         """A decision of the template with its one step (the Strategy Office's `suggest`) taken by a
         direct call (see `_direct_office`): what `handle`, `_next` and `_local_answer` do for it."""
-        self.observe(request)
         self.job = None
-        suggestions = office.suggest_legal(request.legal)
+        legal = request.legal
+        kb = self.kb
+        # `observe` (the base President's: no hook is overridden), then the suggestions, in one copy
+        # of the KB's top level (not shared with anyone before the suggestions are in)
+        kb.data = data = dict(kb.data)
+        data["observation"] = request.observation
+        data["legal"] = list(legal)
+        data.pop("talk", None)
+        suggestions = office.suggest_legal(legal)
         if not suggestions:
             return self.decide(request, suggestions)
-        kb = self.kb
-        kb.set(("suggestions",), [dict(s.__dict__) for s in suggestions])
-        if "commitments" in kb.data:
+        data["suggestions"] = [dict(s.__dict__) for s in suggestions]
+        if "commitments" in data:
             return self.decide(request, suggestions)
         # `choose` without a commitment: every suggestion is one of the legal actions
-        action = _weighted_pick(self._rng or self.rng, suggestions, self.traits.risk)
+        first = suggestions[0].utility
+        if all(s.utility == first for s in suggestions):  # all equal: uniform (`_weighted_pick`)
+            action = suggestions[randbelow(self._rng or self.rng, len(suggestions))].action
+        else:
+            action = _weighted_pick(self._rng or self.rng, suggestions, self.traits.risk)
         return [built(Act, {"sender": self.address, "to": REFEREE, "kind": "act", "turn": request.turn, "action": action})]
 
     def _on_fault(self, fault: Fault) -> list[Message]:
