@@ -161,8 +161,13 @@ class Referee(Actor):
                 if spec is not None and spec.max_rounds > 0 and self._speakers(spec):
                     self.talk_spec, self.talk_round = spec, 0
                     return out + self._open_round()
-            legal_actions = state.legal_actions
-            self.waiting = waiting = {p: tuple(legal_actions(p)) for p in state.current_players()}
+            players = state.current_players()
+            if len(players) == 1:
+                seat = players[0]
+                self.waiting = waiting = {seat: tuple(state.legal_actions(seat))}
+            else:
+                legal_actions = state.legal_actions
+                self.waiting = waiting = {p: tuple(legal_actions(p)) for p in players}
             self.actions = {}
             if self.retired:
                 for seat in sorted(self.retired & set(waiting)):

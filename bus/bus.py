@@ -134,8 +134,12 @@ class Bus:
             to = message.to
         self.seq = seq = self.seq + 1
         codec = self._codec
-        if type(message) in codec.plain:  # codec.encode_model's first case, in place
+        cls = type(message)
+        if cls in codec.plain:  # codec.encode_model's first two cases, in place
             payload = _pack({"game": self.game_id, "seq": seq, "cause": cause, "msg": message.__dict__})
+        elif cls in codec.trimmed:
+            keys, values = codec.trimmed[cls]
+            payload = _pack({"game": self.game_id, "seq": seq, "cause": cause, "msg": dict(zip(keys, values(message.__dict__)))})
         else:
             payload = codec.encode_model(self.game_id, seq, cause, message)[0]
         n = len(payload) + _FRAMING

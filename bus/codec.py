@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import typing
+from operator import itemgetter
 from typing import Any
 
 import msgpack
@@ -343,6 +344,9 @@ class RecordCodec:
         # message classes packed from their own field dict as it is (nothing nested, left out or
         # stored as a delta): learnt as they come; the bus packs these itself
         self.plain: set[type] = set()
+        # message classes packed from some of their fields (those left out are unlogged, nothing is
+        # nested or a delta): their kept names in order, and a getter of their values
+        self.trimmed: dict[type, tuple[tuple[str, ...], Any]] = {}
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
@@ -370,6 +374,9 @@ class RecordCodec:
         data = message.__dict__
         if type(message) in self.plain:  # nothing nested, left out or stored as a delta: its own dict
             return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": data}), None
+        trim = self.trimmed.get(type(message))
+        if trim is not None:
+            return _packer.pack({"game": game_id, "seq": seq, "cause": cause, "msg": dict(zip(trim[0], trim[1](data)))}), None
         names = _NESTED.get(type(message))
         if names is None:
             names = _nested(type(message))
@@ -377,8 +384,13 @@ class RecordCodec:
             data = record_dict(message)
         kind = data["kind"]
         unlogged = self._unlogged.get(kind)
-        if not names and unlogged is None and kind not in self._deltas:
-            self.plain.add(type(message))
+        if not names and kind not in self._deltas:
+            if unlogged is None:
+                self.plain.add(type(message))
+            else:
+                keys = tuple(k for k in data if k not in unlogged)
+                if len(keys) > 1:
+                    self.trimmed[type(message)] = (keys, itemgetter(*keys))
         if unlogged is not None:
             data = {k: v for k, v in data.items() if k not in unlogged}
         fields = self._deltas.get(kind)

@@ -34,7 +34,7 @@ class RandomStrategyOffice(StrategyOffice):
         picks = sample_indices(self._rng or self.rng, n, self.width if self.width < n else n)
         picks.sort()
         known = _SUGGESTIONS
-        return [known.get(action) or _suggestion(action) for action in [legal[i] for i in picks]]
+        return [known.get(action) or _suggestion(action) for action in map(legal.__getitem__, picks)]
 
 
 _SUGGESTIONS: dict[str, Suggestion] = {}  # action -> its suggestion of utility 1.0: frozen, so shared
