@@ -264,6 +264,36 @@ for header in headers[:n]:
 _COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
 
 
+def rules_decisions(name: str, n: int) -> float:
+    """Decisions (one a seat to move) a game of `_RULES_CODE`'s `n` games: the same draws, uncounted."""
+    from actors.match import game_options
+    from games.registry import get_game
+
+    game = get_game(name)
+    opts = game_options(name, GAMES[name][1])
+    rng = random.Random(1)
+    decisions = 0
+    for i in range(n + 1):
+        state = game.new_initial_state(opts)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance(state.sample_chance(rng))
+            else:
+                players = state.current_players()
+                decisions += len(players) if i else 0  # the first game warms, uncounted
+                state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in players})
+    return decisions / n
+
+
+def stack_decisions(name: str, n: int, version: int) -> float:
+    """Decisions (act records) a game of `_STACK_CODE`'s `n` seeded games."""
+    from actors.match import record
+    from bus.log import parse_log
+
+    acts = sum(r["msg"]["kind"] == "act" for seed in range(n) for r in parse_log(record(_header(name, seed, version))).games[0].records)
+    return acts / n
+
+
 def instructions(names: list[str], before: str | None, before_format: int) -> None:
     """Instructions a game: the rules alone, the stack in formats 4 and 3 here (and `before`'s)."""
     from pathlib import Path
@@ -275,17 +305,21 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
     def per_game(code: str, n: int, *args: object, tree: Path = here) -> float:
         return (count(code, *args[:1], n, *args[1:], tree=tree) - count(code, *args[:1], 0, *args[1:], tree=tree)) / n
 
-    print("machine instructions a game (valgrind), and x = over the rules alone")
+    print("machine instructions a game (valgrind), and x = over the rules alone; x/dec = the same a decision "
+          "(random games differ in length: the rules' games and the stack's seeded ones are not the same games)")
     for name in names:
         n = _COUNTED_GAMES.get(name, 10)
         rules = per_game(_RULES_CODE, n, name)
+        rules_dec = rules / rules_decisions(name, n)
         line = f"{name:<12} rules {rules / 1e6:9.3f}M"
         for version in (4, 3):
             stacked = per_game(_STACK_CODE, n, name, version)
-            line += f"  f{version} {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x"
+            per_dec = stacked / stack_decisions(name, n, version)
+            line += f"  f{version} {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x {per_dec / rules_dec:5.1f}x/dec"
         if before:
             stacked = per_game(_STACK_CODE, n, name, before_format, tree=Path(before).resolve())
-            line += f"  before (f{before_format}) {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x"
+            per_dec = stacked / stack_decisions(name, n, before_format)  # the same seeded games: the same decisions
+            line += f"  before (f{before_format}) {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x {per_dec / rules_dec:5.1f}x/dec"
         print(line, flush=True)
 
 
