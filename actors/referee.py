@@ -218,18 +218,21 @@ class Referee(Actor):
     def _apply(self) -> StepEvent:
         """Apply the decision's joint action (all of it is in): its step record."""
         actions = self.actions
-        if len(actions) > 1:
+        keys = _KEYS
+        if len(actions) == 1:
+            ((seat, action),) = actions.items()
+            named = {keys[seat] if seat < 64 else str(seat): action}
+        else:
             actions = dict(sorted(actions.items()))
+            named = {keys[p] if p < 64 else str(p): a for p, a in actions.items()}
         try:
             self.state.apply_actions(actions)
             self._seen = {}
         except IllegalAction as exc:  # rules and legal_actions disagree: a bug in the game
             raise RuntimeError(f"{self.game.name}: rules rejected their own legal actions: {exc}") from exc
         self.step = step = self.step + 1
-        keys = _KEYS
         record = built(StepEvent, {"sender": REFEREE, "to": LOG, "kind": "step", "step": step, "turn": self.turn,
-                                   "actions": {keys[p] if p < 64 else str(p): a for p, a in actions.items()},
-                                   "digest": self.state.digest() if step % self.digest_every == 0 else ""})
+                                   "actions": named, "digest": self.state.digest() if step % self.digest_every == 0 else ""})
         self.turn += 1
         self.talk_done = False
         return record
