@@ -94,7 +94,9 @@ class President(Actor):
         self.offices = dict(sorted(offices.items()))  # role -> address
         self.traits = traits
         self.speaks: bool = "fo" in offices if speaks is None else speaks
-        self.kb = KnowledgeBase({"seat": seat, "traits": traits.model_dump(), "inbox": []})
+        # the traits' dump: their field dict where they are plain Traits (floats only, nothing nested)
+        dumped = dict(traits.__dict__) if type(traits) is Traits else traits.model_dump()
+        self.kb = KnowledgeBase({"seat": seat, "traits": dumped, "inbox": []})
         self.job: _Job | None = None
         self._roles: tuple[dict[str, str], dict[str, str]] = ({}, {})  # (offices, address -> role) of them
         # offices asked in this process instead of over the bus (`attach_local`), from log format 3 on
