@@ -12,11 +12,20 @@ import sys
 from pathlib import Path
 
 
+_WARMED: set[tuple[str, str, tuple[str, ...]]] = set()
+
+
 def count(code: str, *args: object, tree: Path) -> int:
     """Instructions of `python -c code args...` run in `tree` (also its PYTHONPATH), hash seed 0."""
     if shutil.which("valgrind") is None:
         raise SystemExit("counting instructions needs valgrind (apt-get install valgrind)")
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    # a first run without valgrind compiles what the code imports (bytecode caches written), so that
+    # no count holds the compiling: else the first of two runs compared would, and not the second
+    warm = (code, str(tree), tuple(map(str, args)))
+    if warm not in _WARMED:
+        subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=tree, env=env, capture_output=True, check=False)
+        _WARMED.add(warm)
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, "-c", code, *map(str, args)]
     done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
