@@ -315,7 +315,12 @@ class President(Actor):
             return self.decide(request, suggestions)
         # `choose` without a commitment: every suggestion is one of the legal actions
         first = suggestions[0].utility
-        if all(s.utility == first for s in suggestions):  # all equal: uniform (`_weighted_pick`)
+        uniform = True
+        for s in suggestions:
+            if s.utility != first:
+                uniform = False
+                break
+        if uniform:  # all equal: uniform (`_weighted_pick`)
             action = suggestions[randbelow(self._rng or self.rng, len(suggestions))].action
         else:
             action = _weighted_pick(self._rng or self.rng, suggestions, self.traits.risk)
