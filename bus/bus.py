@@ -22,6 +22,7 @@ instead of calling the actors that overran, so it never waits on the clock.
 from __future__ import annotations
 
 import os
+from collections import deque
 from typing import Any, Callable, Mapping, Protocol
 
 import structlog
@@ -252,6 +253,8 @@ class Bus:
         quiet_at = -2
         seats = self._seats
         direct = self._direct
+        if direct is not None and not self.decided and not self._timed:
+            return self._run_direct(wave, direct, seats)
         while self.end is None:
             if not wave:
                 if quiet_at == self.seq:
@@ -260,16 +263,7 @@ class Bus:
                 quiet_at = self.seq
                 continue
             try:
-                if self.decided:
-                    outputs = self._replayed(wave)
-                elif direct is not None:  # an inline placement's deliveries, made here
-                    if len(wave) == 1:
-                        seq, m = wave[0]
-                        outputs = [deliver_one(direct[m.to], m, seq)]
-                    else:
-                        outputs = [deliver_one(direct[m.to], m, seq) for seq, m in wave]
-                else:
-                    outputs = self.placement.deliver_wave(wave)
+                outputs = self._replayed(wave) if self.decided else self.placement.deliver_wave(wave)
             except Overtime as over:
                 self._post(self.abort_end(over.seat, over.reason), over.seq, [])
                 return self.end
@@ -290,6 +284,37 @@ class Bus:
                     if self.end is not None:
                         return self.end
             wave = nxt
+        return self.end
+
+    def _run_direct(self, wave: list[tuple[int, Message]], direct: Mapping[str, Any],
+                    seats: dict[str, _Seat]) -> GameEnd:
+        """`run`'s loop where the bus calls the actors itself (`direct`: an inline placement, no
+        deadlines, nothing replayed): one message at a time from a FIFO queue. The actors are called
+        in the same order as wave by wave, and every output is stamped in the same order (stamping
+        calls no actor), so the log is the same; what is saved is a wave's lists."""
+        queue = deque(wave)
+        take = queue.popleft
+        quiet_at = -2
+        while self.end is None:
+            if not queue:
+                if quiet_at == self.seq:
+                    raise GameStalled(f"game {self.game_id}: no progress after quiet at seq {self.seq}")
+                self._post(Quiet(sender=BUS, to=REFEREE), -1, queue)
+                quiet_at = self.seq
+                continue
+            seq, m = take()
+            to = m.to
+            outs = deliver_one(direct[to], m, seq)
+            if not outs:
+                continue
+            seat = seats.get(to) if seats else None
+            if seat is not None:
+                self._answer(seat, to, outs, seq, queue)
+                continue
+            for out in outs:
+                self._post(out, seq, queue)
+                if self.end is not None:
+                    return self.end
         return self.end
 
     def _late(self, wave: list[tuple[int, Message]], outputs: list[list[Message]], late: dict[int, Retire]) -> None:
