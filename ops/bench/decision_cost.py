@@ -262,6 +262,10 @@ for header in headers[:n]:
 # games counted per game name: enough decisions, little valgrind time (Battle Line's rules fill
 # caches over many games, so its count over a dozen says little: left out unless asked for)
 _COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
+# games of the rules alone counted: a count differs by a few million instructions from one run of
+# the same code to the next (the interpreter's start), which is much of a cheap game's rules over
+# 60 games (a Dominoes hand's rules are ~0.4M), so they are counted over many more
+_COUNTED_RULES_GAMES = {"dominoes": 1000, "hanabi": 1000, "werewolves": 300, "risk": 8, "battleline": 60}
 
 
 def rules_decisions(name: str, n: int) -> float:
@@ -309,8 +313,9 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
           "(random games differ in length: the rules' games and the stack's seeded ones are not the same games)")
     for name in names:
         n = _COUNTED_GAMES.get(name, 10)
-        rules = per_game(_RULES_CODE, n, name)
-        rules_dec = rules / rules_decisions(name, n)
+        n_rules = _COUNTED_RULES_GAMES.get(name, 10 * n)
+        rules = per_game(_RULES_CODE, n_rules, name)
+        rules_dec = rules / rules_decisions(name, n_rules)
         line = f"{name:<12} rules {rules / 1e6:9.3f}M"
         for version in (4, 3):
             stacked = per_game(_STACK_CODE, n, name, version)
