@@ -332,6 +332,9 @@ def _patch(old: Any, delta: dict[str, Any]) -> Any:
     return {k: (_patch(old.get(k), changes[k]) if k in changes else old[k]) for k in keys}
 
 
+_SHAPES: dict[int, tuple[set[type], dict[type, tuple[tuple[str, ...], Any]]]] = {}  # RecordCodec.plain, .trimmed by format
+
+
 class RecordCodec:
     """Stamps records of one game, storing DELTA_FIELDS as deltas (encode) or undoing that (decode)."""
 
@@ -342,11 +345,10 @@ class RecordCodec:
         self._deltas = DELTA_FIELDS if observations_logged(version) else DELTA_FIELDS_4
         self._unlogged: dict[str, tuple[str, ...]] = {} if observations_logged(version) else UNLOGGED_4
         # message classes packed from their own field dict as it is (nothing nested, left out or
-        # stored as a delta): learnt as they come; the bus packs these itself
-        self.plain: set[type] = set()
-        # message classes packed from some of their fields (those left out are unlogged, nothing is
-        # nested or a delta): their kept names in order, and a getter of their values
-        self.trimmed: dict[type, tuple[tuple[str, ...], Any]] = {}
+        # stored as a delta), and those packed from some of their fields (the others unlogged,
+        # nothing nested or a delta: their kept names in order and a getter of their values):
+        # learnt as they come, a function of the class and the format, so shared by every game of it
+        self.plain, self.trimmed = _SHAPES.setdefault(version, (set(), {}))
 
     def encode(self, game_id: str, seq: int, cause: int, message: dict[str, Any]) -> bytes:
         """The record's bytes. `message` must be a fresh dict (as `dump` makes): it is changed."""
