@@ -301,17 +301,15 @@ class President(Actor):
         self.job = None
         legal = request.legal
         kb = self.kb
-        # `observe` (the base President's: no hook is overridden), then the suggestions, in one copy
-        # of the KB's top level (not shared with anyone before the suggestions are in)
-        kb.data = data = dict(kb.data)
-        data["observation"] = request.observation
-        data["legal"] = list(legal)
-        data.pop("talk", None)
-        suggestions = office.suggest_legal(legal)
-        if not suggestions:
-            return self.decide(request, suggestions)
-        data["suggestions"] = [dict(s.__dict__) for s in suggestions]
-        if "commitments" in data:
+        try:
+            suggestions = office.suggest_legal(legal)
+        except BaseException:
+            kb.decided(request.observation, legal, None)  # what `observe` wrote before the office failed
+            raise
+        # `observe` (the base President's: no hook is overridden) and the suggestions (Suggestions
+        # nest nothing), written when the KB is next read
+        kb.decided(request.observation, legal, suggestions)
+        if not suggestions or kb.holds("commitments"):
             return self.decide(request, suggestions)
         # `choose` without a commitment: every suggestion is one of the legal actions
         first = suggestions[0].utility
