@@ -135,14 +135,21 @@ def state_observation_tensor(options: HanabiOptions, state: HanabiState, seat: i
     what that observation holds: the seat's own cards only where the tensor shows them (open hands);
     the views conformance checks the two are equal at every node it visits.
 
-    A second encoder, built for speed: the tensor is the join of ready float32 byte chunks (a card's
-    one-hot row, a knowledge value's 35 floats, each thermometer, a colour's discards, a last move's
-    55 floats), one list of them per call and one copy into a new array."""
-    ch = _chunks(options.players, options.hand_size, options.reveal_own_cards)
-    n, hs = ch.n, ch.hs
+    A second encoder, built for speed: the tensor is the join of ready float32 byte chunks, one list
+    of them per call and one copy into a new array. The fireworks and the discards each come as one
+    chunk, kept beside the list it was made from and used again while the state still holds that
+    very list: the rules never change one of these lists in place (a move puts a new list in its
+    place), so the same list means the same chunk. (Hands and knowledge change too often between
+    two calls of a loop to gain from the same.)"""
+    last = _LAST_OPTIONS
+    if last[0] is options:
+        ch, bonus = last[1], last[2]
+    else:
+        ch, bonus = _chunks_for(options)
+    n, memo = ch.n, ch.memo
     hands, know_all, deck = state._hands, state._know, len(state._deck)  # noqa: SLF001
     out = []
-    card_row = ch.card
+    card_row, hs = ch.card, ch.hs
     for rel in ch.hand_seats:
         q = seat + rel
         hand = hands[q - n if q >= n else q]
@@ -154,21 +161,40 @@ def state_observation_tensor(options: HanabiOptions, state: HanabiState, seat: i
         out.append(ch.no_missing)
     else:
         out += [_F32_ONE if len(hands[(seat + rel) % n]) < hs else _F32_ZERO for rel in range(n)]
+    out.append(ch.deck[deck])
     fw, disc = state._fw, state._disc  # noqa: SLF001
-    out += (ch.deck[deck], _FIREWORK[fw[0]], _FIREWORK[fw[1]], _FIREWORK[fw[2]], _FIREWORK[fw[3]],
-            _FIREWORK[fw[4]], _HINTS_F32[state._hints], _LIVES_F32[state._lives],  # noqa: SLF001
-            _discard_chunk(disc) if disc else _NO_DISCARDS)
+    kept = memo[0]
+    if kept[0] is not fw:
+        kept = memo[0] = (fw, b"".join([_FIREWORK[h] for h in fw]))
+    out.append(kept[1])
+    out.append(_TOKENS_F32[state._hints][state._lives])  # noqa: SLF001
+    kept = memo[1]
+    if kept[0] is not disc:
+        kept = memo[1] = (disc, _discard_chunk(disc) if disc else _NO_DISCARDS)
+    out.append(kept[1])
     history = state._history  # noqa: SLF001
-    out.append(ch.last_move(seat, history[-1], options.completion_bonus) if history else ch.no_move)
+    out.append(ch.last_move(seat, history[-1], bonus) if history else ch.no_move)
     for rel in range(n):
         q = seat + rel
         know = know_all[q - n if q >= n else q]
         for k in know:
             out.append(_KNOW_F32[k])
         if len(know) < hs:
-            out += [_KNOW_F32[_EMPTY_SLOT]] * (hs - len(know))
+            out += [ch.no_know] * (hs - len(know))
     out.append(ch.current[(state._cur - seat) % n] if state._phase == PLAY else ch.no_current)  # noqa: SLF001
     return np.frombuffer(bytearray(b"".join(out)), np.float32)
+
+
+def _chunks_for(options: HanabiOptions) -> tuple[_Chunks, bool]:
+    """The chunks of `options`' layout and its completion bonus, kept for the next call's options."""
+    global _LAST_OPTIONS
+    ch = _chunks(options.players, options.hand_size, options.reveal_own_cards)
+    bonus = options.completion_bonus
+    _LAST_OPTIONS = (options, ch, bonus)  # one tuple: a reader in another thread sees all or nothing
+    return ch, bonus
+
+
+_LAST_OPTIONS: tuple[Any, Any, bool] = (None, None, False)
 
 
 def _f32(bits) -> bytes:
@@ -181,6 +207,7 @@ _KNOW_F32 = tuple(row.tobytes() for row in _KNOW_ROWS)
 _FIREWORK = tuple(_f32([h and i == h - 1 for i in range(NUM_RANKS)]) for h in range(NUM_RANKS + 1))
 _HINTS_F32 = tuple(_f32([i < h for i in range(MAX_HINTS)]) for h in range(MAX_HINTS + 1))
 _LIVES_F32 = tuple(_f32([i < h for i in range(MAX_LIVES)]) for h in range(MAX_LIVES + 1))
+_TOKENS_F32 = tuple(tuple(hints + lives for lives in _LIVES_F32) for hints in _HINTS_F32)  # hints, then lives
 _NO_DISCARDS = _f32([0] * _DECK_SIZE)
 _DISCARD_WEIGHT = tuple((1, 4, 12, 36, 108)[card % 5] for card in range(_CARD_BITS))  # a colour's code: mixed radix
 _DISCARD_COLOUR = tuple(  # a colour's 10 floats by its code (counts of ranks 1..5 discarded, radix 4 3 3 3 2)
@@ -216,6 +243,10 @@ class _Chunks:
         self._moves_at, self._moves_end = lay.last_player, lay.know
         self.no_move = _f32([0] * (self._moves_end - self._moves_at))
         self._moves: dict[tuple, bytes] = {}
+        self.no_know = _KNOW_F32[_EMPTY_SLOT]
+        # the chunk last made from a list, beside that list: the fireworks', then the discards'
+        # (each entry one tuple, replaced whole)
+        self.memo: list[tuple[Any, bytes]] = [(None, b""), (None, b"")]
 
     def last_move(self, seat: int, last: dict[str, Any], bonus: bool) -> bytes:
         """The last-move section seen by `seat` (the same bits as `_encode` sets)."""

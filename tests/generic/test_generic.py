@@ -129,6 +129,73 @@ def test_pacts_are_marked_from_core_records_alone():
     assert P.mark(records[:1] + records[2:]) == []  # never accepted: no pact
 
 
+
+def test_a_pact_binds_the_parties_that_accept_and_a_retracted_one_nobody():
+    """A party's reject takes its commitments out of a pact of three (the rest binds, marked kept or
+    broken); the proposer's own reject retracts it; a proposal's claims travel in its text."""
+    def heard(turn, rnd, lines):
+        return {"seq": 0, "msg": {"kind": "heard", "to": "p0", "turn": turn, "channel": "c", "round": rnd,
+                                  "lines": [{"speaker": s, "says": [{"kind": "say", "text": t}]} for s, t in lines]}}
+    offer = P.Pact("0-3-0", "propose", ((0, 3, "x"), (1, 3, "x"), (2, 3, "x")), claims=((1, 0.25), (2, 0.5)))
+    assert P.parse(offer.text()) == offer and P.parse(P.Pact("a", "accept", offer.commitments).text()).claims == ()
+    answers = heard(3, 1, [(1, P.Pact("0-3-0", "accept", offer.commitments).text()),
+                           (2, P.Pact("0-3-0", "reject", offer.commitments).text())])
+    step = {"seq": 1, "msg": {"kind": "step", "turn": 3, "actions": {"0": "x", "1": "y", "2": "z"}}}
+    marked = P.mark([heard(3, 0, [(0, offer.text())]), answers, step])
+    assert [(c["player"], c["verdict"]) for c in marked[0]["commitments"]] == [(0, "kept"), (1, "broken")]
+    retracted = heard(3, 2, [(0, P.Pact("0-3-0", "reject", offer.commitments).text())])
+    assert P.mark([heard(3, 0, [(0, offer.text())]), answers, retracted, step]) == []
+    # the same in the proposer's ledger (what its IO judges): the rejecting party drops out
+    from actors.alpha.generic.offices import _applied, ledger_updates
+    mine = {"0-3-0": {"proposer": 0, "commitments": [list(c) for c in offer.commitments], "status": "proposed",
+                      "accepted": []}}
+    lines = [{"turn": 3, "round": 1, **line} for line in answers["msg"]["lines"]]
+    entry = _applied(mine, ledger_updates(mine, lines, 0))["0-3-0"]
+    assert entry["status"] == "confirmed" and [c[0] for c in entry["commitments"]] == [0, 1]
+
+
+def test_the_foreign_office_takes_the_offer_claimed_best_and_never_binds_itself_twice():
+    """Two offers bind seat 0 to different moves at one decision: it accepts the one whose proposer
+    claims more for its parties (what every party heard alike), rejects the other, and retracts its
+    own open proposal that the accepted one outbids."""
+    from actors.alpha.generic.offices import GenericForeignOffice
+
+    turn = 5
+    high = P.Pact("1-5-0", "propose", ((0, turn, "a"), (1, turn, "a")), claims=((0, 0.3),))
+    low = P.Pact("2-5-0", "propose", ((0, turn, "b"), (2, turn, "b")), claims=((0, 0.05),))
+    inbox = [{"turn": turn, "round": 0, "speaker": s, "says": [{"kind": "say", "text": p.text()}]}
+             for s, p in ((1, high), (2, low))]
+    own = {"0-5-0": {"proposer": 0, "commitments": [[0, turn, "c"], [3, turn, "c"]], "status": "proposed",
+                     "accepted": [], "claims": {"3": 0.01}}}
+    values = [{"commitments": [list(c) for c in p.commitments], "gain": {"0": 0.1, str(s): 0.1},
+               "gain_if_broken": 0.0} for s, p in ((1, high), (2, low))]
+    view = {"seat": 0, "inbox": inbox, "pacts": own, "deal_values": values, "trust": {}, "traits": {"trust": 0.5},
+            "talk": {"round": 1, "max_rounds": 2}}
+    answer = GenericForeignOffice("p0/fo", 1, high=0.0).negotiate(
+        OfficeRequest(sender="p0", to="p0/fo", task="negotiate", turn=turn, view=view))
+    said = {(p.id, p.stage) for p in (P.parse(s.text) for s in answer.says)}
+    assert said == {("1-5-0", "accept"), ("2-5-0", "reject"), ("0-5-0", "reject")}
+    final = {u.path[1]: u.value["status"] for u in answer.updates if u.path[0] == "pacts"}
+    assert final == {"1-5-0": "confirmed", "2-5-0": "rejected", "0-5-0": "rejected"}
+
+
+def test_pacts_are_valued_on_common_random_numbers():
+    """A search given one seed per descent draws each descent's world and moves from its own seed:
+    the generator passed in no longer matters, and a pact's run differs from the run without it only
+    where the pact does (seat 0 forced to play what it would have played changes nothing)."""
+    game = _pledge()
+    state = game.new_initial_state(game.options({"rounds": 1}))
+    state.apply_chance([2, 2, 2])
+    sample = lambda rng: state.resample_hidden(0, rng)  # noqa: E731
+    seeds = [random.Random(9).getrandbits(32) for _ in range(40)]
+    a = Search(game, 3, 0).run(sample, 40, random.Random(1), seeds=seeds)
+    b = Search(game, 3, 0).run(sample, 40, random.Random(2), seeds=seeds)
+    assert a == b and a.iterations == 40
+    c = Search(game, 3, 0).run(sample, 40, random.Random(1), seeds=[s + 1 for s in seeds])
+    assert c != a
+    forced = Search(game, 3, 0).run(sample, 40, random.Random(3), seeds=seeds, forced={1: "give"})
+    assert forced != a and forced.value[0] >= a.value[0]
+
 def _run(code: str) -> subprocess.CompletedProcess:
     path = os.pathsep.join([str(HERE / "plugins"), str(ROOT / "tests" / "plugins"), str(ROOT)])
     env = {**os.environ, "PYTHONPATH": path, "RAY_AUTH_MODE": "disabled"}

@@ -112,3 +112,26 @@ def test_the_conformance_catches_a_key_that_stands_for_two_legal_lists():
     conformance.check_action_encoding(GAME, seeds=range(2))
     with pytest.raises(AssertionError, match="legal_actions_key"):
         conformance.check_action_encoding(Game(), seeds=range(2))
+
+
+def test_the_fast_tensor_of_states_taken_in_any_order_is_the_observations_tensor():
+    """The fast encoder keeps the fireworks' and the discards' chunks beside the lists they came
+    from: states of several games and options, asked in a shuffled order (each ask may find another
+    state's chunk kept), give exactly the tensor of their observation."""
+    from games.hanabi import views
+
+    asked = []
+    for options in ({"players": 2}, {"players": 3, "completion_bonus": True}, {"players": 2, "hand_size": 3}):
+        opts = GAME.options(options)
+        for seed in range(12):
+            state, rng = GAME.new_initial_state(opts), random.Random(seed)
+            state.apply_chance(state.sample_chance(rng))
+            while not state.is_terminal():
+                asked += [(opts, state.clone(), seat) for seat in range(opts.players)]
+                player = state.current_players()[0]
+                state.apply_actions({player: rng.choice(state.legal_actions(player))})
+    random.Random(0).shuffle(asked)
+    for opts, state, seat in asked:
+        fast = views.state_observation_tensor(opts, state, seat)
+        assert fast.tobytes() == views.observation_tensor(opts, seat, state.observation(seat)).tobytes()
+    assert len(asked) > 600

@@ -10,7 +10,7 @@ from actors.registry import parse_lineup, parse_spec
 from bus.log import parse_log
 from replay.fork import fork_header, play_fork
 from replay.verify import verify_game
-from tests.llm.conftest import WEREWOLVES_SHORT, llm, of_kind, play_game
+from tests.llm.conftest import llm, of_kind, play_game
 from tests.llm.scripted_server import ScriptedServer
 
 

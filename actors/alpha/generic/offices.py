@@ -153,16 +153,31 @@ class GenericStrategyOffice(StrategyOffice):
         if self._turn_cache is None or self._turn_cache[0] != turn:
             search, sample = self._searcher(seat, view["observation"], view)
             base = search.run(sample, self.iterations, self.rng)
-            self._turn_cache = (turn, (search, sample, base, {}))
-        search, sample, base, memo = self._turn_cache[1]
+            # every pact is valued against the same descents without it (common random numbers: the
+            # same worlds and playouts, so the difference is the pact's and not the draws')
+            seeds = [self.rng.getrandbits(32) for _ in range(max(8, self.iterations // 4))]
+            paired = search.run(sample, len(seeds), self.rng, seeds=seeds)
+            self._turn_cache = (turn, (search, sample, base, {}, seeds, paired))
+        search, sample, base, memo, seeds, paired = self._turn_cache[1]
         members = set(int(m) for m in (view.get("talk") or {}).get("members", ()))
         values = []
         offered = self._offered(seat, turn, view)
         for commitments in self._candidates(seat, turn, base, members) + offered:
             key = P.Pact("", "propose", commitments).text()
             if key not in memo:
-                memo[key] = self._evaluate(search, sample, base, seat, commitments, alone=commitments in offered)
+                memo[key] = self._evaluate(search, sample, base, seat, commitments, commitments in offered, seeds, paired)
             values.append(memo[key])
+            if commitments not in offered:
+                # a pact of three or more that some parties lose by: the same pact without them (the
+                # parties it pays, a coalition; a party that would reject it is not asked)
+                value = memo[key]
+                losers = {int(q) for q, g in value["gain"].items() if g < 0 and int(q) != seat}
+                kept = tuple(tuple(c) for c in value["commitments"] if c[0] not in losers)
+                if losers and len({c[0] for c in value["commitments"]}) >= 3 and len({c[0] for c in kept}) >= 2:
+                    small = P.Pact("", "propose", kept).text()
+                    if small not in memo:
+                        memo[small] = self._evaluate(search, sample, base, seat, kept, False, seeds, paired)
+                    values.append(memo[small])
         return Answer(updates=[KBUpdate(path=("deal_values",), value=values)])
 
     def _candidates(self, seat: int, turn: int, base: Any, members: set[int]) -> list[tuple]:
@@ -193,6 +208,14 @@ class GenericStrategyOffice(StrategyOffice):
                 grand = tuple(sorted([(seat, turn, a)] + [(o, turn, b) for o, b in others]))
                 if grand not in out:
                     out.append(grand)
+        # a focal pact: every other member whose root actions hold this seat's likeliest action plays
+        # it too (the same move for all: meeting at one hunt, voting for one seat)
+        same = [other for other, table in sorted(base.root.items())
+                if other != seat and (not members or other in members) and top[0] in table]
+        if same and self.deal_candidates > 0:
+            focal = tuple(sorted([(seat, turn, top[0])] + [(o, turn, top[0]) for o in same]))
+            if focal not in out:
+                out.append(focal)
         # each candidate also over the next `window` decisions, the same actions at each (a pact
         # "until turn T"), where that is more than one decision
         if self.window > 1:
@@ -207,17 +230,17 @@ class GenericStrategyOffice(StrategyOffice):
         return out
 
     def _evaluate(self, search: Search, sample: Any, base: Any, seat: int, commitments: tuple,
-                  alone: bool) -> dict[str, Any]:
+                  alone: bool, seeds: list[int], paired: Any) -> dict[str, Any]:
         """The pact's value: the search with every commitment imposed and, for a pact offered to this
         seat, with only its own (what it gets if the others break their word); a proposal of its own
         takes the gain of its own action alone from the base search's root instead."""
-        budget = max(8, self.iterations // 4)
+        budget = len(seeds)
         turn = min(t for _, t, _ in commitments)
         plan: dict[int, dict[int, str]] = {}
         for p, t, a in commitments:  # decision depth from now -> imposed actions (a pact over several)
             plan.setdefault(t - turn, {})[p] = a
         forced, later = plan.get(0, {}), {d: x for d, x in plan.items() if d > 0}
-        both = search.run(sample, budget, self.rng, forced=forced, later=later)
+        both = search.run(sample, budget, self.rng, forced=forced, later=later, seeds=seeds)
         if later and not alone:
             # a later commitment the search could seldom play (the seat does not act then, or the action
             # is not legal there: a night's attack on the day of a vote) is left out of the proposal
@@ -225,12 +248,14 @@ class GenericStrategyOffice(StrategyOffice):
             commitments = tuple(kept)
         if alone and seat in forced:
             mine = {d: {seat: x[seat]} for d, x in later.items() if seat in x}
-            alone_value = _at(search.run(sample, budget, self.rng, forced={seat: forced[seat]}, later=mine).value, seat)
+            alone_value = _at(search.run(sample, budget, self.rng, forced={seat: forced[seat]}, later=mine,
+                                         seeds=seeds).value, seat)
+            broken = alone_value - _at(paired.value, seat)
         else:
             alone_value = base.root.get(seat, {}).get(forced.get(seat), (0, _at(base.value, seat)))[1]
-        gain = {str(p): _r(_at(both.value, p) - _at(base.value, p)) for p in sorted({c[0] for c in commitments})}
-        return {"commitments": [list(c) for c in commitments], "gain": gain,
-                "gain_if_broken": _r(alone_value - _at(base.value, seat))}
+            broken = alone_value - _at(base.value, seat)
+        gain = {str(p): _r(_at(both.value, p) - _at(paired.value, p)) for p in sorted({c[0] for c in commitments})}
+        return {"commitments": [list(c) for c in commitments], "gain": gain, "gain_if_broken": _r(broken)}
 
     # -- shared -----------------------------------------------------------------------------
 
@@ -410,12 +435,30 @@ def ledger_updates(ledger: dict[str, Any], inbox: Any, seat: int) -> list[KBUpda
         if pact.stage == "propose" and entry is None and speaker != seat and speaker in pact.parties():
             entry = {"proposer": speaker, "commitments": [list(c) for c in pact.commitments], "status": "offered",
                      "accepted": []}
+            if pact.claims:
+                entry["claims"] = {str(p): g for p, g in pact.claims}
         elif pact.stage == "accept" and entry is not None and entry["status"] == "proposed" and speaker != seat:
             accepted = sorted(set(entry["accepted"]) | {speaker})
             parties = {c[0] for c in entry["commitments"]} - {entry["proposer"]}
             entry = {**entry, "accepted": accepted, "status": "confirmed" if parties <= set(accepted) else "proposed"}
-        elif pact.stage == "reject" and entry is not None and entry["status"] == "proposed" and speaker != seat:
-            entry = {**entry, "status": "rejected"}
+        elif (pact.stage == "reject" and entry is not None and speaker != seat and speaker == entry["proposer"]
+              and entry["status"] in ("offered", "confirmed")):
+            entry = {**entry, "status": "rejected"}  # retracted by its proposer
+        elif (pact.stage == "reject" and entry is not None and speaker != seat and speaker != entry["proposer"]
+              and (entry["status"] == "proposed" or (entry["status"] == "confirmed" and entry["proposer"] != seat))):
+            # a pact binds the parties that accept (pacts.binding): the rejecting party's commitments
+            # drop out, and the pact with them where no other party is left
+            commitments = [c for c in entry["commitments"] if c[0] != speaker]
+            if len(commitments) == len(entry["commitments"]):
+                continue
+            others = {c[0] for c in commitments} - {entry["proposer"]}
+            if not others:
+                entry = {**entry, "status": "rejected"}
+            elif entry["status"] == "proposed":
+                entry = {**entry, "commitments": commitments,
+                         "status": "confirmed" if others <= set(entry["accepted"]) else "proposed"}
+            else:
+                entry = {**entry, "commitments": commitments}
         else:
             continue
         current[pact.id] = entry
@@ -444,6 +487,11 @@ def aspiration(round_: int, max_rounds: int, high: float, low: float, beta: floa
     return high - alpha * (high - low)
 
 
+def _focal(claims: dict[str, Any], trust: float) -> float:
+    """What a proposal's claims are worth to its parties on average, as far as its proposer is trusted."""
+    return trust * math.fsum(float(g) for g in claims.values()) / len(claims) if claims else 0.0
+
+
 class GenericForeignOffice(ForeignOffice):
     """Proposes the pact the Strategy Office values most for the partner among those that give this
     seat its current aspiration; accepts an offered pact when its trust-weighted gain clears it."""
@@ -465,6 +513,13 @@ class GenericForeignOffice(ForeignOffice):
         prior = float((view.get("traits") or {}).get("trust", 0.5))
         need = aspiration(round_, rounds, self.high, self.low, self.beta)
         says = []
+        # my commitments already given (confirmed pacts): an answer never contradicts them
+        given = {(c[0], c[1]): c[2] for e in ledger.values() if e["status"] == "confirmed"
+                 for c in e["commitments"] if c[0] == seat}
+        # my open proposals of this turn, each with what its parties heard it is worth to them
+        mine_open = {pid: _focal(e.get("claims") or {}, prior) for pid, e in sorted(ledger.items())
+                     if e["status"] == "proposed" and e["proposer"] == seat and e["commitments"][0][1] == turn}
+        offers = []
         for pid, entry in sorted(ledger.items()):  # answer the offers of this turn
             commitments = tuple(tuple(c) for c in entry["commitments"])
             if entry["status"] != "offered" or commitments[0][1] != turn:
@@ -473,37 +528,68 @@ class GenericForeignOffice(ForeignOffice):
             if value is None:
                 continue
             t = float(trust.get(str(entry["proposer"]), prior))
-            expected = t * value["gain"].get(str(seat), 0.0) + (1 - t) * value["gain_if_broken"]
-            stage = "accept" if expected >= need else "reject"
+            own = value["gain"].get(str(seat), 0.0)
+            claim = (entry.get("claims") or {}).get(str(seat))
+            # the proposer's estimate of my gain (its search, its information) counts as far as I trust it
+            gain = own if claim is None else (1 - t) * own + t * float(claim)
+            expected = t * gain + (1 - t) * value["gain_if_broken"]
+            # offers that would bind me to two moves at once go to the one whose proposer claims most for
+            # its parties, as far as I trust it (what every party heard alike: a focal choice)
+            focal = _focal(entry.get("claims") or {}, t) if entry.get("claims") else expected
+            offers.append((-focal, -expected, pid, entry, commitments, expected, focal))
+        for *_, pid, entry, commitments, expected, focal in sorted(offers, key=lambda x: x[:3]):
+            mine = {(c[0], c[1]): c[2] for c in commitments if c[0] == seat}
+            clash = any(given.get(k, a) != a for k, a in mine.items())
+            crossed = [q for q in mine_open if any(c[0] == seat and mine.get((c[0], c[1]), c[2]) != c[2]
+                                                  for c in ledger[q]["commitments"])]
+            stage = "accept" if (expected >= need and not clash
+                                 and all(focal > mine_open[q] for q in crossed)) else "reject"
+            if stage == "accept":
+                given.update(mine)
+                for q in crossed:  # my own proposal that this one outbids: retracted (a reject by its proposer)
+                    del mine_open[q]
+                    says.append(Say(text=P.Pact(q, "reject", tuple(tuple(c) for c in ledger[q]["commitments"])).text()))
+                    updates.append(KBUpdate(path=("pacts", q), value={**ledger[q], "status": "rejected"}))
+                    ledger[q] = {**ledger[q], "status": "rejected"}
             says.append(Say(text=P.Pact(pid, stage, commitments).text()))
             updates.append(KBUpdate(path=("pacts", pid), value={**entry, "status": "confirmed" if stage == "accept"
                                                                   else "rejected", "expected": _r(expected)}))
         open_own = any(e["status"] == "proposed" and e["proposer"] == seat and e["commitments"][0][1] == turn
                        for e in ledger.values())
         if not open_own and round_ < rounds - 1:  # a proposal needs a round left for its answer
-            offer = self._offer(seat, values, trust, prior, need)
+            offer = self._offer(seat, values, trust, prior, need, given)
             if offer is not None:
+                commitments, claims = offer
                 pid = f"{seat}-{turn}-{round_}"
-                pact = P.Pact(pid, "propose", offer)
+                pact = P.Pact(pid, "propose", commitments, claims)
                 says.append(Say(text=pact.text()))
                 updates.append(KBUpdate(path=("pacts", pid), value={
-                    "proposer": seat, "commitments": [list(c) for c in offer], "status": "proposed", "accepted": []}))
+                    "proposer": seat, "commitments": [list(c) for c in commitments], "status": "proposed",
+                    "accepted": [], "claims": {str(p): g for p, g in claims}}))
         return Answer(says=says, updates=updates)
 
     def _offer(self, seat: int, values: dict[str, Any], trust: dict[str, Any], prior: float,
-               need: float) -> tuple | None:
+               need: float, given: dict[tuple[int, int], str] | None = None) -> tuple | None:
+        """(commitments, claims) of the pact to propose, or None: the one that gives its partners the
+        most together (by this seat's search) among those that lose none of them anything, give this
+        seat its aspiration and contradict none of its commitments already given."""
         best, best_key = None, None
+        given = given or {}
         for value in values.values():
             gain = value["gain"]
             partners = [p for p in gain if p != str(seat)]
             if str(seat) not in gain or not partners:
+                continue
+            commitments = tuple(tuple(c) for c in value["commitments"])
+            if any(given.get((p, t), a) != a for p, t, a in commitments if p == seat):
                 continue
             t = min(float(trust.get(p, prior)) for p in partners)
             mine = t * gain[str(seat)] + (1 - t) * value["gain_if_broken"]
             theirs = min(gain[p] for p in partners)
             if mine < need or theirs < 0 or mine <= 0:
                 continue
-            key = (theirs, mine)
+            key = (math.fsum(gain[p] for p in partners), mine)  # what it gives all partners together
             if best_key is None or key > best_key:
-                best, best_key = tuple(tuple(c) for c in value["commitments"]), key
+                claims = tuple(sorted((int(p), float(gain[p])) for p in partners))
+                best, best_key = (commitments, claims), key
         return best

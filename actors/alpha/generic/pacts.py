@@ -9,9 +9,16 @@ read it, and nothing has to be registered:
     pact {"id": "1-7-0", "stage": "propose", "commitments": [[1, 7, "heads"], [0, 7, "tails"]]}
 
 Stages: `propose` (by the speaker, who is one of the parties), `accept` and `reject` (by another
-party, naming the proposal's id). A pact is confirmed once every party but the proposer accepted.
-Kept or broken is read off the log without knowing the game: the step record of decision `turn`
-holds every seat's action (`mark`).
+party, naming the proposal's id; a reject by the proposer retracts it). A pact binds the proposer
+and the parties that accepted: a party's rejection takes its commitments out (in a pact of two,
+the whole pact), and what is left is confirmed once every remaining party but the proposer
+accepted and one of them is left (`binding`). Kept or broken is read off the log without knowing
+the game: the step record of decision `turn` holds every seat's action (`mark`).
+
+A proposal may carry `claims`: the proposer's estimate of each other party's gain from the pact
+(its own search's), which a party weighs by its trust in the proposer against its own estimate:
+
+    pact {"claims": {"0": 0.05}, "commitments": [[0, 7, "tails"], [1, 7, "heads"]], "id": "1-7-0", ...}
 """
 
 from __future__ import annotations
@@ -31,10 +38,13 @@ class Pact:
     id: str
     stage: str
     commitments: tuple[tuple[int, int, str], ...]
+    claims: tuple[tuple[int, float], ...] = ()  # (party, the proposer's estimate of its gain), sorted
 
     def text(self) -> str:
         """The `say` text carrying this pact."""
-        body = {"id": self.id, "stage": self.stage, "commitments": [list(c) for c in self.commitments]}
+        body: dict[str, Any] = {"id": self.id, "stage": self.stage, "commitments": [list(c) for c in self.commitments]}
+        if self.claims:
+            body["claims"] = {str(p): g for p, g in self.claims}
         return PREFIX + json.dumps(body, separators=(",", ":"), sort_keys=True)
 
     def parties(self) -> tuple[int, ...]:
@@ -55,11 +65,12 @@ def parse(text: Any) -> Pact | None:
         body = json.loads(text[len(PREFIX):])
         stage, pid = body["stage"], body["id"]
         commitments = tuple(sorted((int(p), int(t), str(a)) for p, t, a in body["commitments"]))
-    except (ValueError, KeyError, TypeError):
+        claims = tuple(sorted((int(p), float(g)) for p, g in (body.get("claims") or {}).items()))
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if stage not in STAGES or not isinstance(pid, str) or not commitments:
         return None
-    return Pact(pid, stage, commitments)
+    return Pact(pid, stage, commitments, claims)
 
 
 def heard_pacts(lines: Iterable[dict[str, Any]]) -> list[tuple[int, int, int, Pact]]:
@@ -81,6 +92,7 @@ def mark(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     the same lines) and the `step` records' actions; a commitment whose turn never came is "open"."""
     proposals: dict[str, tuple[int, Pact]] = {}
     accepted: dict[str, set[int]] = {}
+    rejected: dict[str, set[int]] = {}
     steps: dict[int, dict[str, str]] = {}
     seen: set[tuple[int, str, int]] = set()
     for record in records:
@@ -99,19 +111,34 @@ def mark(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                         proposals.setdefault(pact.id, (line["speaker"], pact))
                     elif pact.stage == "accept":
                         accepted.setdefault(pact.id, set()).add(line["speaker"])
+                    elif pact.stage == "reject":
+                        rejected.setdefault(pact.id, set()).add(line["speaker"])
         elif msg["kind"] == "step":
             steps[msg["turn"]] = msg["actions"]
     out = []
     for pid, (proposer, pact) in sorted(proposals.items()):
-        if set(pact.parties()) - {proposer} - accepted.get(pid, set()):
+        bound = binding(pact, proposer, accepted.get(pid, set()), rejected.get(pid, set()))
+        if bound is None:
             continue
         verdicts = []
-        for player, turn, action in pact.commitments:
+        for player, turn, action in bound:
             played = steps.get(turn, {}).get(str(player))
             verdicts.append({"player": player, "turn": turn, "action": action, "played": played,
                              "verdict": "open" if played is None else "kept" if played == action else "broken"})
         out.append({"id": pid, "proposer": proposer, "commitments": verdicts})
     return out
+
+
+def binding(pact: Pact, proposer: int, accepted: set[int], rejected: set[int]) -> tuple | None:
+    """The commitments a proposal binds once its parties answered: the proposer's and the accepting
+    parties' (a rejecting party's drop out), or None while a remaining party has not accepted, when
+    no party but the proposer is left, or when the proposer retracted it (its own reject)."""
+    if proposer in rejected:
+        return None  # retracted
+    left = set(pact.parties()) - rejected
+    if left == {proposer} or (left - {proposer}) - accepted:
+        return None
+    return tuple(c for c in pact.commitments if c[0] in left)
 
 
 def debugger_events(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
@@ -129,19 +156,20 @@ def debugger_events(step: Any, memo: dict[str, Any]) -> list[dict[str, Any]]:
                 memo["heard"].add((pact.id, pact.stage, line["speaker"]))
                 parties = list(pact.parties())
                 if pact.stage == "propose":
-                    memo.setdefault("open", {})[pact.id] = (line["speaker"], pact, set())
-                elif pact.stage == "accept" and pact.id in memo.get("open", {}):
-                    memo["open"][pact.id][2].add(line["speaker"])
+                    memo.setdefault("open", {})[pact.id] = (line["speaker"], pact, set(), set())
+                elif pact.stage in ("accept", "reject") and pact.id in memo.get("open", {}):
+                    memo["open"][pact.id][2 if pact.stage == "accept" else 3].add(line["speaker"])
                 out.append({"deal": pact.id, "type": {"propose": "proposed", "accept": "accepted",
                                                        "reject": "rejected"}[pact.stage],
                             "by": f"p{line['speaker']}", "parties": [f"p{p}" for p in parties],
                             "detail": ", ".join(f"p{p} plays {a} at turn {t}" for p, t, a in pact.commitments),
                             "seen_by": parties})
     elif msg["kind"] == "step":
-        for pid, (proposer, pact, accepted) in sorted(memo.get("open", {}).items()):
-            if set(pact.parties()) - {proposer} - accepted:
+        for pid, (proposer, pact, accepted, rejected) in sorted(memo.get("open", {}).items()):
+            bound = binding(pact, proposer, accepted, rejected)
+            if bound is None:
                 continue
-            for player, turn, action in pact.commitments:
+            for player, turn, action in bound:
                 if turn != msg["turn"]:
                     continue
                 played = msg["actions"].get(str(player))

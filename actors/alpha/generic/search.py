@@ -124,13 +124,18 @@ class Search:
 
     def run(self, sample: Callable[[random.Random], State], iterations: int, rng: random.Random,
             forced: dict[int, str] | None = None, likely: dict[int, tuple[str, float]] | None = None,
-            later: dict[int, dict[int, str]] | None = None, allowed: list[str] | None = None) -> Result:
+            later: dict[int, dict[int, str]] | None = None, allowed: list[str] | None = None,
+            seeds: list[int] | None = None) -> Result:
         """`iterations` descents; `forced` maps a player to the action imposed on it at the root;
         `likely` a player to (an action, the probability it plays it at the root: a pact's partner
         as far as it is trusted), drawn afresh in each descent; `later` a decision depth (1: the
         decision after the root's) to actions imposed there (a pact over several decisions), in the
         tree and in the playout alike, where legal; `allowed` the searcher's root actions searched
-        (the rest of its legal actions are never tried there)."""
+        (the rest of its legal actions are never tried there); `seeds` one seed per descent (at most
+        that many descents): descent k draws its determinisation, the trusted partners' sides and its
+        moves from its own generator seeded with seeds[k], so two runs with the same seeds compare
+        the same worlds and playouts (common random numbers) and differ only where their impositions
+        do."""
         root = Node()
         every = []
         self.work = 0
@@ -143,7 +148,11 @@ class Search:
         forced = forced or {}
         likely = sorted((likely or {}).items())
         plan = {d: dict(a) for d, a in sorted((later or {}).items()) if d > 0 and a}
+        if seeds is not None:
+            iterations = min(iterations, len(seeds))
         while len(every) < iterations and (not every or self._spent() < self.max_work):
+            if seeds is not None:
+                rng = random.Random(seeds[len(every)])
             imposed = forced
             if likely:
                 imposed = dict(forced)
