@@ -203,6 +203,20 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _always_sent(definition: dict[str, Any], fields: tuple[str, ...]) -> None:
+    """Mark `fields` of a message's schema as always present and never null. The models let them be
+    absent because detente leaves them out for its own agents that read no observation (a random
+    agent) and the log stores neither (replay recomputes them); an agent of this protocol is always
+    sent both."""
+    definition["required"] = list(definition.get("required", [])) + [f for f in fields if f not in definition.get("required", [])]
+    for field in fields:
+        prop = definition["properties"][field]
+        prop.pop("default", None)
+        kinds = prop.pop("anyOf", None)
+        if kinds is not None:
+            prop.update(next(kind for kind in kinds if kind.get("type") != "null"))
+
+
 def schema() -> dict[str, Any]:
     """The protocol's JSON Schema, generated from the models (what actors/external/schema.json holds)."""
     to_agent = TypeAdapter(Hello | GameStart | ActRequest | TalkTurn | Heard | OfficeRequest | GameEnd | Bye)
@@ -214,11 +228,14 @@ def schema() -> dict[str, Any]:
         if reference.startswith(BUILT_IN):  # the games detente ships (third-party plugins vary per machine)
             for model in get_game(name).talk_models:
                 talk_items[model.model_fields["kind"].default] = model.model_json_schema()
+    sent = to_agent.json_schema()
+    for model, fields in (("ActRequest", ("legal", "observation")), ("TalkTurn", ("observation",))):
+        _always_sent(sent["$defs"][model], fields)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"detente agent protocol {PROTOCOL}",
         "protocol": PROTOCOL,
-        "to_agent": to_agent.json_schema(),
+        "to_agent": sent,
         "from_agent": answer.json_schema(),
         "talk_items": dict(sorted(talk_items.items())),
     }

@@ -1,5 +1,6 @@
 """An external agent that talks (standard library only): plays random legal moves, and on every
-talk turn says one line of free text (the core's `say` item), naming the round."""
+talk turn says one line of free text (the core's `say` item), naming the round. Given a path, it
+also writes every line it is sent to that file."""
 
 import json
 import random
@@ -12,7 +13,11 @@ def say(obj):
 
 
 rng = random.Random(0)
+heard = open(sys.argv[1], "a", encoding="utf-8") if len(sys.argv) > 1 else None
 for line in sys.stdin:
+    if heard is not None:
+        heard.write(line)
+        heard.flush()
     msg = json.loads(line)
     kind = msg["kind"]
     if kind == "hello":

@@ -131,3 +131,25 @@ def test_the_shipped_schema_is_the_models_schema():
     kinds = {s["properties"]["kind"]["const"] for s in shipped["to_agent"]["$defs"].values() if "kind" in s.get("properties", {})}
     assert {"hello", "game_start", "act_request", "talk_turn", "heard", "office_request", "game_end", "bye"} <= kinds
     assert "say" in shipped["talk_items"] and "ww_propose" in shipped["talk_items"]
+
+
+def test_what_the_schema_says_is_always_sent_is_sent(tmp_path):
+    """The schema requires `legal` and `observation` in every act request and `observation` in every
+    talk turn (the log leaves them out; an agent of the protocol is always sent them): a talking
+    Werewolves seat over exec is sent them, every time, as the schema's types."""
+    shipped = json.loads(Path("actors/external/schema.json").read_text())["to_agent"]["$defs"]
+    required = {"act_request": shipped["ActRequest"]["required"], "talk_turn": shipped["TalkTurn"]["required"]}
+    assert {"legal", "observation"} <= set(required["act_request"]) and "observation" in required["talk_turn"]
+    heard = tmp_path / "heard.jsonl"
+    talker = exec_spec(str(Path(__file__).with_name("talker.py")), str(heard))
+    play_game("werewolves", ",".join([talker] + ["random"] * 4), seed=3, options={"players": 5})
+    sent = [json.loads(line) for line in heard.read_text().splitlines()]
+    counted = {"act_request": 0, "talk_turn": 0}
+    for msg in sent:
+        if msg["kind"] in required:
+            counted[msg["kind"]] += 1
+            assert all(field in msg for field in required[msg["kind"]]), msg
+            assert isinstance(msg["observation"], dict) and msg["observation"]
+            if msg["kind"] == "act_request":
+                assert isinstance(msg["legal"], list) and msg["legal"]
+    assert counted["act_request"] > 0 and counted["talk_turn"] > 0, counted
