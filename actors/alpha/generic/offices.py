@@ -493,8 +493,11 @@ def _focal(claims: dict[str, Any], trust: float) -> float:
 
 
 class GenericForeignOffice(ForeignOffice):
-    """Proposes the pact the Strategy Office values most for the partner among those that give this
-    seat its current aspiration; accepts an offered pact when its trust-weighted gain clears it."""
+    """Proposes the pact the Strategy Office values most for the partners together among those that
+    give this seat its current aspiration, with its claims (each partner's gain by this seat's
+    search); accepts an offered pact when its gain, its own estimate weighed by trust against the
+    proposer's claim, clears it, taking clashing offers in the order of their trusted claims and
+    retracting its own proposal where an accepted offer outbids it."""
 
     def __init__(self, address: str, seed: int, high: float = 0.1, low: float = 0.0, beta: float = 1.0):
         super().__init__(address, seed)
