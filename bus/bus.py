@@ -257,10 +257,7 @@ class Bus:
             return self._run_direct(wave, direct, seats)
         while self.end is None:
             if not wave:
-                if quiet_at == self.seq:
-                    raise GameStalled(f"game {self.game_id}: no progress after quiet at seq {self.seq}")
-                self._post(Quiet(sender=BUS, to=REFEREE), -1, wave)
-                quiet_at = self.seq
+                quiet_at = self._quiet(quiet_at, wave)
                 continue
             try:
                 outputs = self._replayed(wave) if self.decided else self.placement.deliver_wave(wave)
@@ -286,6 +283,14 @@ class Bus:
             wave = nxt
         return self.end
 
+    def _quiet(self, quiet_at: int, into: Any) -> int:
+        """Nothing left to deliver: tell the referee (a `Quiet`), or stop the game if nothing has
+        happened since the last one. The seq of this quiet."""
+        if quiet_at == self.seq:
+            raise GameStalled(f"game {self.game_id}: no progress after quiet at seq {self.seq}")
+        self._post(Quiet(sender=BUS, to=REFEREE), -1, into)
+        return self.seq
+
     def _run_direct(self, wave: list[tuple[int, Message]], direct: Mapping[str, Any],
                     seats: dict[str, _Seat]) -> GameEnd:
         """`run`'s loop where the bus calls the actors itself (`direct`: an inline placement, no
@@ -297,10 +302,7 @@ class Bus:
         quiet_at = -2
         while self.end is None:
             if not queue:
-                if quiet_at == self.seq:
-                    raise GameStalled(f"game {self.game_id}: no progress after quiet at seq {self.seq}")
-                self._post(Quiet(sender=BUS, to=REFEREE), -1, queue)
-                quiet_at = self.seq
+                quiet_at = self._quiet(quiet_at, queue)
                 continue
             seq, m = take()
             to = m.to

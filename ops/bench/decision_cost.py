@@ -235,19 +235,9 @@ def profile(name: str, games: int) -> None:
 
 
 _RULES_CODE = r'''
-import sys, random
-from actors.match import game_options
-from games.registry import get_game
-from ops.bench.decision_cost import GAMES
-name, n = sys.argv[1], int(sys.argv[2])
-game = get_game(name); opts = game_options(name, GAMES[name][1]); rng = random.Random(1)
-for _ in range(n + 1):
-    state = game.new_initial_state(opts)
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+import sys
+from ops.bench.decision_cost import rules_decisions
+rules_decisions(sys.argv[1], int(sys.argv[2]))
 '''
 _STACK_CODE = r'''
 import sys
@@ -269,7 +259,8 @@ _COUNTED_RULES_GAMES = {"dominoes": 1000, "hanabi": 1000, "werewolves": 300, "ri
 
 
 def rules_decisions(name: str, n: int) -> float:
-    """Decisions (one a seat to move) a game of `_RULES_CODE`'s `n` games: the same draws, uncounted."""
+    """The rules alone over `n + 1` random games (the first warms, uncounted): decisions (one a seat
+    to move) a game. `_RULES_CODE` runs it under valgrind; its count adds one sum a decision."""
     from actors.match import game_options
     from games.registry import get_game
 
@@ -284,9 +275,9 @@ def rules_decisions(name: str, n: int) -> float:
                 state.apply_chance(state.sample_chance(rng))
             else:
                 players = state.current_players()
-                decisions += len(players) if i else 0  # the first game warms, uncounted
+                decisions += len(players) if i else 0
                 state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in players})
-    return decisions / n
+    return decisions / max(n, 1)
 
 
 def stack_decisions(name: str, n: int, version: int) -> float:
