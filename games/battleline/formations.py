@@ -183,6 +183,26 @@ def _three_scores(fog: bool) -> list[int]:
     return out
 
 
+def completed_from(cards: list[int], need: int, fog: bool, hand: list[int]) -> int:
+    """The best score of the side `cards` completed with troops of `hand` (distinct troops, not on
+    the table), or IMPOSSIBLE where `hand` holds too few: `best(cards, need, fog, Pool(hand))`, read
+    off the table of every three troops where the side holds troops only and needs three."""
+    k = len(cards)
+    if need != 3 or k == 0 or k > 2 or max(cards) >= N_TROOPS:
+        return best(cards, need, fog, Pool(hand)) if k != need else score(cards, need, fog)
+    table = _three_scores(fog)
+    if k == 2:
+        base = cards[0] * 3600 + cards[1] * 60
+        return max((table[base + t] for t in hand), default=IMPOSSIBLE)
+    base, top = cards[0] * 3600, IMPOSSIBLE
+    for i, t in enumerate(hand):
+        row = base + t * 60
+        for u in hand[i + 1:]:
+            if table[row + u] > top:
+                top = table[row + u]
+    return top
+
+
 def _troops_only(cards: tuple[int, ...] | list[int], fog: bool) -> int:
     values = sorted(c % 10 + 1 for c in cards)
     total = sum(values)

@@ -56,8 +56,8 @@ from games.battleline.cards import (
     CARD_OF, DECK_NAMES, DESERTER, ENVIRONMENT, FOG, GUILE, LEADERS, MORALE, MUD, N_TROOPS, NAMES,
     REDEPLOY, SCOUT, TACTICS, TACTICS_DECK, TRAITOR, TROOP_DECK, TROOPS, deck_of)
 from games.battleline.formations import (
-    ALL_TROOPS, IMPOSSIBLE, SCORE_SHIFT, TABLE_MISSING, Pool, best, completion_cards, completions, rank_of,
-    score, side_score)
+    ALL_TROOPS, IMPOSSIBLE, SCORE_SHIFT, TABLE_MISSING, Pool, best, completed_from, completion_cards, completions,
+    rank_of, score, side_score)
 
 FLAGS = 9
 HAND = 7  # 1.1 "Set-up": seven troop cards each
@@ -72,6 +72,11 @@ _NO_DECISION = frozenset(_CHANCES + (END,))
 # one deck is empty (1.1 "Scout", "Turn"), and its turn to the returns; otherwise one, a forced
 # draw or an empty claim window that ends the turn (the next turn starts at a play, a decision).
 SETTLE_PASSES = 5
+# provisional_returns (ours): an open flag's formations count at most OPEN_WEIGHT x 0.85 flag a side
+# (a Wedge 10-9-8 scores 427 of FORMATION_SCALE), a troop in hand HAND_WEIGHT of a flag
+OPEN_WEIGHT = 0.5
+FORMATION_SCALE = 500
+HAND_WEIGHT = 0.05
 _CLAIMS_AT = (PLAY, DRAW, SCOUT_DRAW, CLAIM)  # nodes where an open claim window offers claims
 _PHASES = _CHANCES + (PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, TRIM, CLAIM, END)
 _DRAWS = ("draw:troops", "draw:tactics")
@@ -870,9 +875,56 @@ class BattleLineState(State):
         return new
 
     def provisional_returns(self) -> tuple[float, float]:
-        """One half, moved by the lead in flags claimed in this game (a tenth a flag)."""
-        lead = (self._claimed.count(0) - self._claimed.count(1)) / 10
-        return (0.5 + lead, 0.5 - lead)
+        """One half, moved by a lead counted in flags, a tenth a flag (clipped to 0..1):
+
+        - a claimed flag counts one;
+        - an open flag whose two sides are complete counts one for the side that wins it (not yet claimed);
+        - on another open flag each side counts `k / need x best / FORMATION_SCALE` times
+          OPEN_WEIGHT: its `k` cards, and `best` the strongest formation its holder's own hand can
+          complete them to (formations.completed_from; the sum of its troops where the hand cannot), so
+          a card counts more where the hand makes a strong formation of it;
+        - HAND_WEIGHT a troop in hand: a hand of troops can always play, one of tactics cards may
+          have to pass (the tactics-play restriction: never more than one tactics card ahead). Counting
+          a playable tactics card too did worse against `naive` (3 wins of 20 against 9, one run).
+
+        Ours: a measure of progress for a search cut off mid-game (a claimed flag alone moves
+        only once formations are complete, so a short search saw nothing before)."""
+        claimed, sides, hands = self._claimed, self._sides, self._hands
+        lead = float(claimed.count(0) - claimed.count(1))
+        held: list[list[int] | None] = [None, None]
+        formed = 0.0
+        for f in range(FLAGS):
+            if claimed[f] >= 0:
+                continue
+            mine, theirs = sides[f]
+            if not mine and not theirs:
+                continue
+            need = 3 if self._mud[f] < 0 else 4
+            if len(mine) > need or len(theirs) > need:
+                continue  # a side still to be cut after Mud left
+            fog = self._fog[f] >= 0
+            if len(mine) == need and len(theirs) == need:
+                a, b = side_score(mine, fog), side_score(theirs, fog)
+                lead += 1.0 if a > b or (a == b and self._stamp(mine) < self._stamp(theirs)) else -1.0
+                continue
+            for p, cards in ((0, mine), (1, theirs)):
+                if not cards:
+                    continue
+                if len(cards) == need:
+                    reach = side_score(cards, fog)
+                else:
+                    hand = held[p]
+                    if hand is None:
+                        hand = held[p] = [c for c in hands[p] if c < N_TROOPS]
+                    reach = completed_from(cards, need, fog, hand)
+                    if reach == IMPOSSIBLE:
+                        reach = sum(c % 10 + 1 for c in cards if c < N_TROOPS)
+                value = len(cards) / need * reach / FORMATION_SCALE
+                formed += value if p == 0 else -value
+        troops = [sum(1 for c in hand if c < N_TROOPS) for hand in hands]
+        lead += OPEN_WEIGHT * formed + HAND_WEIGHT * (troops[0] - troops[1])
+        x = min(0.5, max(-0.5, lead / 10))
+        return (0.5 + x, 0.5 - x)
 
     def outcome(self) -> Outcome:
         if self._phase != END:

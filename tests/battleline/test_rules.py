@@ -832,3 +832,33 @@ def test_same_games_under_two_hash_seeds():
                            cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))).stdout
             for seed in ("1", "2")]
     assert runs[0] == runs[1] and runs[0].strip()
+
+
+def test_completed_from_is_best_from_the_hand():
+    """formations.completed_from (the provisional returns' table lookup) equals `best` with the
+    hand's troops as the pool, including too small a hand, Fog and a wild card on the side."""
+    rng = random.Random(4)
+    for i in range(3000):
+        deck = rng.sample(TROOPS, 12)
+        k = 1 + i % 2
+        side = deck[:k] if i % 7 else [CARD_OF["alexander"]] + deck[: k - 1]
+        hand = sorted(deck[k:k + rng.randrange(0, 8)])
+        fog = i % 5 == 0
+        assert F.completed_from(side, 3, fog, hand) == F.best(side, 3, fog, F.Pool(hand)), (side, hand, fog)
+
+
+def test_provisional_returns_read_flags_formations_and_troops_in_hand():
+    """A claimed flag moves the provisional returns a tenth; before any claim, a side that its hand
+    makes a Wedge of counts more than one it makes a Host of, a flag of two complete sides counts
+    for its winner, and a hand of troops more than one of tactics cards."""
+    even = position({}, (F0, F1))
+    assert even.provisional_returns() == (0.5, 0.5)
+    claimed = position({}, (F0, F1), claimed={2: 0})
+    assert claimed.provisional_returns()[0] > 0.59
+    wedge = position({0: (["R9"], ["B9"])}, (["R8", "R7", "G1", "G2"], ["O1", "Y3", "G4", "G6"]))
+    r0, r1 = wedge.provisional_returns()
+    assert r0 > 0.5 > r1 and abs(r0 + r1 - 1) < 1e-9
+    won = position({0: (["R9", "R8", "R7"], ["B9", "O8", "G1"])}, (F0, F1))
+    assert won.provisional_returns()[0] > wedge.provisional_returns()[0]
+    tactics = position({}, (F0[:4] + ["fog", "mud", "scout"], F1))
+    assert tactics.provisional_returns()[0] < 0.5
