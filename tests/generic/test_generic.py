@@ -323,3 +323,26 @@ def test_a_tuning_spec_types_the_generic_agents_ranges():
                             ({"search": {"depth": [1, 3]}}, "has no option 'depth'")]:
         with pytest.raises(SpecError, match=message):
             parse_tune_spec({**data, **change})
+
+
+def test_a_sweep_compares_every_root_move_on_the_same_worlds():
+    """With `sweep` every root move of the seat is searched once a round, each round on one world:
+    the visits are equal, the run is seeded, and two moves the rules cannot tell apart (a card to
+    either of two empty flags at Battle Line's first move, one step deep) get the same value, which
+    descents on worlds of their own would not give them."""
+    game = get_game("battleline")
+    state = game.new_initial_state(game.options({}))
+    rng = random.Random(5)
+    while state.is_chance():
+        state.apply_chance(state.sample_chance(rng))
+    p = state.current_players()[0]
+    legal = state.legal_actions(p)
+    sample = lambda r: state.resample_hidden(p, r)  # noqa: E731
+    swept = Search(game, 2, p, max_steps=2).run(sample, 2 * len(legal), random.Random(1), sweep=True)
+    assert {v[0] for v in swept.root[p].values()} == {2} and swept.iterations == 2 * len(legal)
+    assert swept == Search(game, 2, p, max_steps=2).run(sample, 2 * len(legal), random.Random(1), sweep=True)
+    card = legal[0].rsplit(":", 1)[0]
+    assert swept.root[p][f"{card}:0"][1] == swept.root[p][f"{card}:1"][1]
+    drawn = Search(game, 2, p, max_steps=2).run(sample, 2 * len(legal), random.Random(1))
+    assert any(drawn.root[p][f"{c.rsplit(':', 1)[0]}:0"][1:] != drawn.root[p][f"{c.rsplit(':', 1)[0]}:1"][1:]
+               for c in legal if c.endswith(":0"))

@@ -66,6 +66,9 @@ class GenericOptions(AgentOptions):
     prune: bool = False
     samples: int = Field(8, ge=1, le=256)
     tree_depth: int = Field(0, ge=0, le=1000)  # tree levels grown below the root at most (0: no limit; 1: flat)
+    # the root's moves compared on common worlds: rounds of one descent per move, each round on one
+    # determinisation and one playout seed (search.Search._sweep), instead of UCB over the root
+    sweep: bool = False
     # where the search's position comes from (offices.SAMPLERS): auto, observation, referee
     sampler: Literal["auto", "observation", "referee"] = "auto"
     deal_candidates: int = Field(4, ge=0, le=32)
@@ -151,7 +154,8 @@ def _agent(game_name: str) -> AlphaAgent:
     def so(address: str, seed: int, o: GenericOptions) -> GenericStrategyOffice:
         return GenericStrategyOffice(address, seed, game, o.iterations, o.max_steps, o.width,
                                      _policy(o.rollout, game, o.samples), o.deal_candidates, o.work,
-                                     o.rollout == "game", o.sampler, o.window, o.prune, o.tree_depth, o.samples)
+                                     o.rollout == "game", o.sampler, o.window, o.prune, o.tree_depth, o.samples,
+                                     o.sweep)
 
     def io(address: str, seed: int, o: GenericOptions) -> GenericIntelligenceOffice:
         return GenericIntelligenceOffice(address, seed, game, o.forgetting)

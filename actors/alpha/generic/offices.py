@@ -56,8 +56,9 @@ class GenericStrategyOffice(StrategyOffice):
     def __init__(self, address: str, seed: int, game: Game, iterations: int, max_steps: int, width: int,
                  policy: Policy = uniform_policy, deal_candidates: int = 4, work: int = 1 << 30,
                  game_policy: bool = True, sampler: str = "auto", window: int = 1, prune: bool = False,
-                 tree_depth: int = 0, samples: int = 8):
+                 tree_depth: int = 0, samples: int = 8, sweep: bool = False):
         super().__init__(address, seed)
+        self.sweep = sweep  # the root's moves compared on common worlds (search.Search._sweep)
         self.prune = prune  # search only the root's sure gains, else its safe moves (infoset.InfoSetPolicy)
         self.tree_depth = tree_depth
         self.samples = samples  # the seat's redraws the root's filter reads
@@ -135,10 +136,12 @@ class GenericStrategyOffice(StrategyOffice):
             if len(allowed) == 1:
                 return Answer(suggestions=[Suggestion(action=allowed[0], utility=1.0)])
         result = search.run(sample, self.iterations, self.rng, likely=_trusted_pacts(view, seat, request.turn),
-                            allowed=allowed)
+                            allowed=allowed, sweep=self.sweep)
         self.last_iterations = result.iterations  # for benchmarks only (never logged)
         mine = result.root.get(seat, {})
-        ranked = sorted((a for a in legal if a in mine), key=lambda a: (-mine[a][0], a))[: self.width]
+        # the most visited first (UCB's choice); after a sweep (every move as often) the best valued first
+        order = (lambda a: (-mine[a][1], a)) if self.sweep else (lambda a: (-mine[a][0], a))
+        ranked = sorted((a for a in legal if a in mine), key=order)[: self.width]
         suggestions = [Suggestion(action=a, utility=_r(mine[a][1])) for a in ranked]
         return Answer(suggestions=suggestions, updates=[KBUpdate(path=("predicted",), value=_predicted(result, seat))])
 

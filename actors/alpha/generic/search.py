@@ -125,7 +125,7 @@ class Search:
     def run(self, sample: Callable[[random.Random], State], iterations: int, rng: random.Random,
             forced: dict[int, str] | None = None, likely: dict[int, tuple[str, float]] | None = None,
             later: dict[int, dict[int, str]] | None = None, allowed: list[str] | None = None,
-            seeds: list[int] | None = None) -> Result:
+            seeds: list[int] | None = None, sweep: bool = False) -> Result:
         """`iterations` descents; `forced` maps a player to the action imposed on it at the root;
         `likely` a player to (an action, the probability it plays it at the root: a pact's partner
         as far as it is trusted), drawn afresh in each descent; `later` a decision depth (1: the
@@ -135,7 +135,7 @@ class Search:
         that many descents): descent k draws its determinisation, the trusted partners' sides and its
         moves from its own generator seeded with seeds[k], so two runs with the same seeds compare
         the same worlds and playouts (common random numbers) and differ only where their impositions
-        do."""
+        do. `sweep`: the searcher's root actions are compared on common worlds (`_sweep`)."""
         root = Node()
         every = []
         self.work = 0
@@ -150,6 +150,10 @@ class Search:
         plan = {d: dict(a) for d, a in sorted((later or {}).items()) if d > 0 and a}
         if seeds is not None:
             iterations = min(iterations, len(seeds))
+        if sweep and seeds is None:
+            done = self._sweep(root, sample, iterations, rng, forced, likely, plan)
+            if done is not None:
+                return self._result(root, done)
         while len(every) < iterations and (not every or self._spent() < self.max_work):
             if seeds is not None:
                 rng = random.Random(seeds[len(every)])
@@ -160,6 +164,45 @@ class Search:
                     if p not in forced and rng.random() < w:
                         imposed[p] = action
             every.append(self._iterate(root, sample(rng), rng, {0: imposed, **plan} if plan else {0: imposed}))
+        return self._result(root, every)
+
+    def _sweep(self, root: Node, sample: Callable[[random.Random], State], iterations: int,
+               rng: random.Random, forced: dict[int, str], likely: list, plan: dict) -> list | None:
+        """Rounds of descents, one per searcher's root action in each round, every descent of a round
+        on one world: its determinisation, the trusted partners' sides and its moves drawn from one
+        seed (common random numbers, the variance reduction of simulation studies: Law & Kelton,
+        "Simulation Modeling and Analysis", ch. 11; the same worlds for every move, as in perfect
+        information Monte Carlo, Long, Sturtevant, Buro & Furtak, AAAI 2010). Two moves are then
+        compared on the same hidden cards and chance, so what the rules' measure says about the move
+        is not drowned by what it says about the world drawn. Rounds go on while a whole round fits
+        in `iterations` and the `work` budget (the first round always runs). None where the root is
+        not the searcher's to move or has more actions than `iterations` (the descents by UCB then)."""
+        first = random.Random(rng.getrandbits(64))
+        state = sample(first)
+        if state.is_terminal() or state.is_chance() or self.me not in state.current_players():
+            return None
+        legal = state.legal_actions(self.me)
+        if self.allowed is not None:
+            legal = [a for a in legal if a in self.allowed] or legal
+        if len(legal) < 2 or len(legal) > iterations or self.me in forced:
+            return None
+        table = root.stats.setdefault(self.me, {})
+        every = []
+        while not every or (len(every) + len(legal) <= iterations and self._spent() < self.max_work):
+            seed = rng.getrandbits(64)
+            for action in legal:
+                world = random.Random(seed)
+                imposed = dict(forced)
+                for p, (act, w) in likely:
+                    if p not in forced and world.random() < w:
+                        imposed[p] = act
+                imposed[self.me] = action
+                s = table.setdefault(action, [0, 0.0, 0, 0.0])
+                s[2] += 1
+                every.append(self._iterate(root, sample(world), world, {**plan, 0: imposed}))
+        return every
+
+    def _result(self, root: Node, every: list) -> Result:
         iterations = len(every)
         total = {p: math.fsum(returns[p] for returns in every) for p in range(self.n)}  # n: the seats seen so far
         stats = {p: {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0, s[3] / s[0] if s[0] else 0.0)
@@ -185,9 +228,13 @@ class Search:
         depth = 0  # decisions applied in this descent
         last = max(plan) if len(plan) > 1 or plan.get(0) else -1
         limit = self.max_steps
+        cut = None  # the provisional returns where the descent was cut off (read once)
         while not state.is_terminal():
             if steps >= limit:
-                if limit > self.max_steps or state.provisional_returns() is not None:
+                if limit > self.max_steps:
+                    break
+                cut = state.provisional_returns()
+                if cut is not None:
                     break
                 limit = self.max_steps * LONG  # no measure of progress here: a cut scores nothing, play on
             if state.is_chance():
@@ -239,7 +286,7 @@ class Search:
                 child = node.children[key] = Node()
                 expanded = True
             node = None if expanded else child
-        returns = self._returns(state)
+        returns = self._returns(state, cut)
         for visited, joint in path:
             for p, action in joint.items():
                 s = visited.stats.get(p, {}).get(action)
@@ -304,12 +351,13 @@ class Search:
             return state.default_action(player)
         return self.policy(state, player, legal, rng)
 
-    def _returns(self, state: State):
+    def _returns(self, state: State, raw=None):
         """Each player's return scaled to [0, 1]. A cut-off position scores the rules' provisional
-        returns where the game has them (State.provisional_returns), else 0.5 for every seat."""
+        returns where the game has them (State.provisional_returns, `raw` where already read), else
+        0.5 for every seat."""
         if state.is_terminal():
             raw = state.outcome().returns
-        else:
+        elif raw is None:
             raw = state.provisional_returns()
             if raw is None:
                 return _HALF
