@@ -1,7 +1,7 @@
 """The cost of a decision through the whole stack, against the rules' own work, in one run.
 
     python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
-    python -m ops.bench.decision_cost --instructions [--before PATH] [--only dominoes ...]
+    python -m ops.bench.decision_cost --instructions [--before PATH] [--only dominoes ... kuhn]
 
 For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
 
@@ -249,6 +249,36 @@ record(headers[0])
 for header in headers[:n]:
     record(header)
 '''
+# Kuhn poker, one workload per run: OpenSpiel's own loop, the stack writing format VERSION, or the
+# bridge's rules alone (random legal moves); written with the public calls only, so that a checkout
+# of older code (--before) runs it as it is
+_KUHN_CODE = r'''
+import random, sys
+from actors.match import make_header, record
+from actors.registry import AgentSpec
+from games.registry import get_game
+from ops.bench.bridges import openspiel_loop
+what, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+name = "openspiel-kuhn_poker"
+game = get_game(name)
+opts = game.options({})
+rng = random.Random(1)
+def rules(_):
+    state = game.new_initial_state(opts)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+def stack(i):
+    record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
+play = {"openspiel": openspiel_loop(game.spiel(opts)), "stack": stack, "rules": rules}[what]
+play(10 ** 6)
+for i in range(n):
+    play(i)
+'''
+_KUHN_GAMES = 1000  # Kuhn games counted per workload (a game is two or three decisions)
+
 # games counted per game name: enough decisions, little valgrind time (Battle Line's rules fill
 # caches over many games, so its count over a dozen says little: left out unless asked for)
 _COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
@@ -319,6 +349,30 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
         print(line, flush=True)
 
 
+def kuhn_instructions(before: str | None, before_format: int) -> None:
+    """Instructions a Kuhn poker game: OpenSpiel's loop, the stack here (and `before`'s), the
+    bridge's rules alone; each game's ratio to OpenSpiel's loop is its rate's (goal >= 0.2)."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+    n = _KUHN_GAMES
+
+    def per_game(what: str, version: int = 4, tree: Path = here) -> float:
+        return (count(_KUHN_CODE, what, 2 * n, version, tree=tree) - count(_KUHN_CODE, what, n, version, tree=tree)) / n
+
+    theirs = per_game("openspiel")
+    line = f"kuhn poker   OpenSpiel's loop {theirs / 1e3:8.1f}K"
+    counted = [("stack f4", per_game("stack"))]
+    if before:
+        counted.append((f"before (f{before_format})", per_game("stack", before_format, Path(before).resolve())))
+    counted.append(("rules alone", per_game("rules")))
+    for label, value in counted:
+        line += f"  {label} {value / 1e3:8.1f}K ({theirs / value:.4f} of OpenSpiel's rate)"
+    print(line, flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
@@ -333,7 +387,10 @@ def main(argv: list[str] | None = None) -> None:
         return profile(args.profile, 20)
     if args.instructions:
         names = args.only or [n for n in GAMES if n != "battleline"]
-        return instructions([n for n in names if n in GAMES], args.before, args.before_format)
+        instructions([n for n in names if n in GAMES], args.before, args.before_format)
+        if args.only and "kuhn" in args.only:
+            kuhn_instructions(args.before, args.before_format)
+        return None
     names = [n for n in GAMES if not args.only or n in args.only]
     for name in names:  # warm: imports and first-use caches outside the timing
         for version in (4, 3, 2):

@@ -212,9 +212,18 @@ class OpenSpielGame(Game):
 
     # -- the pyspiel game of some options ----------------------------------------------------
 
+    _last: tuple[Options, Any] | None = None  # the options last asked for and their game
+
     def spiel(self, options: Options):
-        """The `pyspiel.Game` of these options (loaded once)."""
-        return _loaded(self.short_name, tuple(sorted(options.model_dump().items())))
+        """The `pyspiel.Game` of these options (loaded once). The options object last asked for is
+        answered without dumping it again: the referee asks for one object all game (options are
+        frozen)."""
+        last = self._last
+        if last is not None and last[0] is options:
+            return last[1]
+        game = _loaded(self.short_name, tuple(sorted(options.model_dump().items())))
+        self._last = (options, game)
+        return game
 
     def _capabilities(self, spiel) -> frozenset[str]:
         ps = pyspiel()
