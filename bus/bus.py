@@ -396,7 +396,10 @@ def _seats(seat_of: Mapping[str, int]) -> dict[str, _Seat]:
     """Each seat actor's address -> its seat's budgets (one object per seat)."""
     by_seat: dict[int, _Seat] = {}
     for address, seat in sorted(seat_of.items()):
-        by_seat.setdefault(seat, _Seat(seat)).addresses.add(address)
+        found = by_seat.get(seat)
+        if found is None:
+            found = by_seat[seat] = _Seat(seat)
+        found.addresses.add(address)
     for seat in by_seat.values():
         seat.allowed = frozenset(seat.addresses | {REFEREE, LOG})
     return {address: seat for seat in by_seat.values() for address in seat.addresses}

@@ -234,18 +234,25 @@ def profile(name: str, games: int) -> None:
     pstats.Stats(prof).sort_stats("tottime").print_stats(25)
 
 
+# Each counted workload warms (imports, first-use caches), then freezes what the interpreter holds
+# by then (gc.freeze: the collector no longer scans it), so that a count is not moved by when a full
+# collection happens to walk the imported modules (tens of millions of instructions each, at points
+# that shift from one run to the next); the games' own objects are collected as ever.
 _RULES_CODE = r'''
-import sys
+import gc, sys
 from ops.bench.decision_cost import rules_decisions
+rules_decisions(sys.argv[1], 0)
+gc.freeze()
 rules_decisions(sys.argv[1], int(sys.argv[2]))
 '''
 _STACK_CODE = r'''
-import sys
+import gc, sys
 from ops.bench.decision_cost import _header
 from actors.match import record
 name, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 headers = [_header(name, seed, version) for seed in range(max(n, 1))]
 record(headers[0])
+gc.freeze()
 for header in headers[:n]:
     record(header)
 '''
@@ -253,7 +260,7 @@ for header in headers[:n]:
 # bridge's rules alone (random legal moves); written with the public calls only, so that a checkout
 # of older code (--before) runs it as it is
 _KUHN_CODE = r'''
-import random, sys
+import gc, random, sys
 from actors.match import make_header, record
 from actors.registry import AgentSpec
 from games.registry import get_game
@@ -274,6 +281,7 @@ def stack(i):
     record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
 play = {"openspiel": openspiel_loop(game.spiel(opts)), "stack": stack, "rules": rules}[what]
 play(10 ** 6)
+gc.freeze()
 for i in range(n):
     play(i)
 '''
