@@ -24,8 +24,12 @@ installed; goal >= 0.2).
 
 `--instructions` counts machine instructions instead (valgrind; ops/bench/instructions.py), which
 the box's load cannot move: per game, the rules alone and the stack in formats 4 and 3 of this
-tree, and with `--before PATH` the stack of another checkout (say `git worktree add PATH REV` of
-the code before a change) writing the format it names with `--before-format` (default 3). Rates are CPU time (process time) on whatever box runs it: on a shared box
+tree (`--formats`), and with `--before PATH` the stack of another checkout (say `git worktree add
+PATH REV` of the code before a change) writing the format it names with `--before-format` (default
+3); with `--only ... kuhn`, Kuhn poker as well (OpenSpiel's loop, the stack, the bridge's rules
+alone). Each count is the slope from n games to 2n, after a warm game and with the interpreter's
+heap frozen (gc.freeze), so that neither what the first games pay once nor when a full collection
+walks the imports moves it. Rates are CPU time (process time) on whatever box runs it: on a shared box
 the ratios are the figures to read, not the rates.
 """
 
@@ -289,7 +293,7 @@ _KUHN_GAMES = 1000  # Kuhn games counted per workload (a game is two or three de
 
 # games counted per game name: enough decisions, little valgrind time (Battle Line's rules fill
 # caches over many games, so its count over a dozen says little: left out unless asked for)
-_COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
+_COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 1, "battleline": 12}
 # games of the rules alone counted: a count differs by a few million instructions from one run of
 # the same code to the next (the interpreter's start), which is much of a cheap game's rules over
 # 60 games (a Dominoes hand's rules are ~0.4M), so they are counted over many more
@@ -318,17 +322,21 @@ def rules_decisions(name: str, n: int) -> float:
     return decisions / max(n, 1)
 
 
-def stack_decisions(name: str, n: int, version: int) -> float:
-    """Decisions (act records) a game of `_STACK_CODE`'s `n` seeded games."""
+def stack_decisions(name: str, n: int, version: int, first: int = 0) -> float:
+    """Decisions (act records) a game of `_STACK_CODE`'s seeded games `first` to `first + n - 1`."""
     from actors.match import record
     from bus.log import parse_log
 
-    acts = sum(r["msg"]["kind"] == "act" for seed in range(n) for r in parse_log(record(_header(name, seed, version))).games[0].records)
+    acts = sum(r["msg"]["kind"] == "act" for seed in range(first, first + n)
+               for r in parse_log(record(_header(name, seed, version))).games[0].records)
     return acts / n
 
 
-def instructions(names: list[str], before: str | None, before_format: int) -> None:
-    """Instructions a game: the rules alone, the stack in formats 4 and 3 here (and `before`'s)."""
+def instructions(names: list[str], before: str | None, before_format: int, formats: tuple[int, ...] = (4, 3)) -> None:
+    """Instructions a game: the rules alone, the stack in `formats` here (and `before`'s). Each is
+    the slope between a run of n games and one of 2n (the games n to 2n - 1, each game's header
+    made as well): what the first games pay once (caches filled on first use: new actions'
+    suggestions, a game's tables) is in both runs, not in the slope."""
     from pathlib import Path
 
     from ops.bench.instructions import count
@@ -336,7 +344,7 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
     here = Path(__file__).resolve().parents[2]
 
     def per_game(code: str, n: int, *args: object, tree: Path = here) -> float:
-        return (count(code, *args[:1], n, *args[1:], tree=tree) - count(code, *args[:1], 0, *args[1:], tree=tree)) / n
+        return (count(code, *args[:1], 2 * n, *args[1:], tree=tree) - count(code, *args[:1], n, *args[1:], tree=tree)) / n
 
     print("machine instructions a game (valgrind), and x = over the rules alone; x/dec = the same a decision "
           "(random games differ in length: the rules' games and the stack's seeded ones are not the same games)")
@@ -344,15 +352,16 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
         n = _COUNTED_GAMES.get(name, 10)
         n_rules = _COUNTED_RULES_GAMES.get(name, 10 * n)
         rules = per_game(_RULES_CODE, n_rules, name)
-        rules_dec = rules / rules_decisions(name, n_rules)
+        # the decisions of the rules' counted games (n_rules + 1 to 2 n_rules of one generator's run)
+        rules_dec = rules / (2 * rules_decisions(name, 2 * n_rules) - rules_decisions(name, n_rules))
         line = f"{name:<12} rules {rules / 1e6:9.3f}M"
-        for version in (4, 3):
+        for version in formats:
             stacked = per_game(_STACK_CODE, n, name, version)
-            per_dec = stacked / stack_decisions(name, n, version)
+            per_dec = stacked / stack_decisions(name, n, version, first=n)
             line += f"  f{version} {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x {per_dec / rules_dec:5.1f}x/dec"
         if before:
             stacked = per_game(_STACK_CODE, n, name, before_format, tree=Path(before).resolve())
-            per_dec = stacked / stack_decisions(name, n, before_format)  # the same seeded games: the same decisions
+            per_dec = stacked / stack_decisions(name, n, before_format, first=n)  # the same seeded games: the same decisions
             line += f"  before (f{before_format}) {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x {per_dec / rules_dec:5.1f}x/dec"
         print(line, flush=True)
 
@@ -390,12 +399,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--instructions", action="store_true", help="count machine instructions (valgrind) instead")
     parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
     parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
+    parser.add_argument("--formats", default="4,3", help="with --instructions: the formats this tree's stack is counted in")
     args = parser.parse_args(argv)
     if args.profile:
         return profile(args.profile, 20)
     if args.instructions:
         names = args.only or [n for n in GAMES if n != "battleline"]
-        instructions([n for n in names if n in GAMES], args.before, args.before_format)
+        instructions([n for n in names if n in GAMES], args.before, args.before_format,
+                     tuple(int(f) for f in args.formats.split(",")))
         if args.only and "kuhn" in args.only:
             kuhn_instructions(args.before, args.before_format)
         return None
