@@ -400,11 +400,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
     parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
     parser.add_argument("--formats", default="4,3", help="with --instructions: the formats this tree's stack is counted in")
+    parser.add_argument("--games", type=int, default=None,
+                        help="with --instructions: the stack's games counted (n of the slope n -> 2n), for every game")
     args = parser.parse_args(argv)
     if args.profile:
         return profile(args.profile, 20)
     if args.instructions:
         names = args.only or [n for n in GAMES if n != "battleline"]
+        if args.games:
+            _COUNTED_GAMES.update(dict.fromkeys(GAMES, args.games))
         instructions([n for n in names if n in GAMES], args.before, args.before_format,
                      tuple(int(f) for f in args.formats.split(",")))
         if args.only and "kuhn" in args.only:
