@@ -1,7 +1,8 @@
 """The cost of a decision through the whole stack, against the rules' own work, in one run.
 
     python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
-    python -m ops.bench.decision_cost --instructions [--before PATH] [--only dominoes ... kuhn]
+    python -m ops.bench.decision_cost --instructions [--before PATH] [--formats 4,3] [--games N] [--only dominoes ... kuhn]
+    python -m ops.bench.decision_cost --instructions --repeat [--before PATH --before-format 4] [--only ... kuhn]
 
 For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
 
@@ -29,7 +30,9 @@ PATH REV` of the code before a change) writing the format it names with `--befor
 3); with `--only ... kuhn`, Kuhn poker as well (OpenSpiel's loop, the stack, the bridge's rules
 alone). Each count is the slope from n games to 2n, after a warm game and with the interpreter's
 heap frozen (gc.freeze), so that neither what the first games pay once nor when a full collection
-walks the imports moves it. Rates are CPU time (process time) on whatever box runs it: on a shared box
+walks the imports moves it; such counts over different games still move by up to ~15% from one run
+to the next, so `--repeat` counts one seeded game played over and over instead (the slope from n
+plays to 3n), where two trees differ by their code alone. Rates are CPU time (process time) on whatever box runs it: on a shared box
 the ratios are the figures to read, not the rates.
 """
 
@@ -260,6 +263,25 @@ gc.freeze()
 for header in headers[:n]:
     record(header)
 '''
+# one seeded game (seed 7) played n times over, after a warm run of it: only the code differs
+# between two trees' counts (the same records, the same first-use caches), and no game's length
+_REPEAT_CODE = r'''
+import gc, sys
+from ops.bench.decision_cost import GAMES, _header
+from actors.match import record
+name, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if name == "kuhn":
+    from actors.match import make_header
+    from actors.registry import AgentSpec
+    header = {"format": version, **make_header("openspiel-kuhn_poker", 7, [AgentSpec(name="random")] * 2, {})}
+else:
+    header = _header(name, 7, version)
+record(header)
+gc.freeze()
+for _ in range(n):
+    record(header)
+'''
+
 # Kuhn poker, one workload per run: OpenSpiel's own loop, the stack writing format VERSION, or the
 # bridge's rules alone (random legal moves); written with the public calls only, so that a checkout
 # of older code (--before) runs it as it is
@@ -366,6 +388,28 @@ def instructions(names: list[str], before: str | None, before_format: int, forma
         print(line, flush=True)
 
 
+def repeat_instructions(names: list[str], before: str | None, before_format: int, n: int = 150) -> None:
+    """Instructions of one seeded game (seed 7) through the stack, played over and over: this
+    tree's and `before`'s, the slope from n plays to 3n."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+
+    def per_game(name: str, version: int, tree: Path) -> float:
+        return (count(_REPEAT_CODE, name, 3 * n, version, tree=tree) - count(_REPEAT_CODE, name, n, version, tree=tree)) / (2 * n)
+
+    print("machine instructions of one seeded game (seed 7) through the stack, played over and over (valgrind)")
+    for name in names:
+        now = per_game(name, 4, here)
+        line = f"{name:<12} f4 {now / 1e3:10.1f}K"
+        if before:
+            then = per_game(name, before_format, Path(before).resolve())
+            line += f"  before (f{before_format}) {then / 1e3:10.1f}K  now / before {now / then:.3f}"
+        print(line, flush=True)
+
+
 def kuhn_instructions(before: str | None, before_format: int) -> None:
     """Instructions a Kuhn poker game: OpenSpiel's loop, the stack here (and `before`'s), the
     bridge's rules alone; each game's ratio to OpenSpiel's loop is its rate's (goal >= 0.2)."""
@@ -400,6 +444,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
     parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
     parser.add_argument("--formats", default="4,3", help="with --instructions: the formats this tree's stack is counted in")
+    parser.add_argument("--repeat", action="store_true",
+                        help="with --instructions: one seeded game played over and over (kuhn among --only's names too)")
     parser.add_argument("--games", type=int, default=None,
                         help="with --instructions: the stack's games counted (n of the slope n -> 2n), for every game")
     args = parser.parse_args(argv)
@@ -407,6 +453,10 @@ def main(argv: list[str] | None = None) -> None:
         return profile(args.profile, 20)
     if args.instructions:
         names = args.only or [n for n in GAMES if n != "battleline"]
+        if args.repeat:
+            wanted = args.only or [*GAMES, "kuhn"]
+            return repeat_instructions([n for n in wanted if n in GAMES or n == "kuhn"], args.before,
+                                       args.before_format, args.games or 150)
         if args.games:
             _COUNTED_GAMES.update(dict.fromkeys(GAMES, args.games))
         instructions([n for n in names if n in GAMES], args.before, args.before_format,
