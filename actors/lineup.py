@@ -11,7 +11,7 @@ from typing import Any
 from actors.actor import Actor
 from actors.address import player_address, player_of, seat_of
 from actors.referee import Referee
-from actors.registry import AgentSpec, build_player
+from actors.registry import EXTERNAL, AgentSpec, build_player
 from bus.codec import FORMAT_VERSION, digest_every, observations_logged
 from bus.messages import REFEREE
 from games.registry import get_game
@@ -63,14 +63,18 @@ _SEEDLESS_MAX = 512  # entries kept at most (then forgotten all at once)
 
 def _lineup(agents: list[dict[str, Any]]) -> tuple[tuple[AgentSpec, ...], bool]:
     """The header's agent specs, validated, and whether a language-model seat or office is among
-    them (such agents, like external ones, hear the header)."""
+    them (such agents, like external ones, hear the header). Kept for a lineup of our own agents
+    with plain options only (each builder validates its copy of them); an external or model seat,
+    or an office given as a spec, is handed specs of its own each game, as its builder may keep them."""
     key = ("agents", repr(agents))
     found = _SEEDLESS.get(key)
     if found is None:
         specs = tuple(AgentSpec.model_validate(a) for a in agents)
         llm = any(a.get("name") == "llm" or any(isinstance(v, dict) and v.get("name") == "llm"
                                                 for v in (a.get("options") or {}).values()) for a in agents)
-        found = _remember(key, (specs, llm))
+        plain = all(s.name not in EXTERNAL and s.name != "llm" and not any(isinstance(v, (dict, list)) for v in s.options.values())
+                    for s in specs)
+        found = _remember(key, (specs, llm)) if plain else (specs, llm)
     return found
 
 
