@@ -3,6 +3,7 @@
     python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
     python -m ops.bench.decision_cost --instructions [--before PATH] [--formats 4,3] [--games N] [--only dominoes ... kuhn]
     python -m ops.bench.decision_cost --instructions --repeat [--before PATH --before-format 4] [--only ... kuhn]
+    python -m ops.bench.decision_cost --instructions --setup [--before PATH] [--only ... kuhn]
 
 For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
 
@@ -32,7 +33,8 @@ alone). Each count is the slope from n games to 2n, after a warm game and with t
 heap frozen (gc.freeze), so that neither what the first games pay once nor when a full collection
 walks the imports moves it; such counts over different games still move by up to ~15% from one run
 to the next, so `--repeat` counts one seeded game played over and over instead (the slope from n
-plays to 3n), where two trees differ by their code alone. Rates are CPU time (process time) on whatever box runs it: on a shared box
+plays to 3n), where two trees differ by their code alone, and `--setup` counts each part of a game's
+setup (building its actors, seeding its generators, making its header, packing and framing it). Rates are CPU time (process time) on whatever box runs it: on a shared box
 the ratios are the figures to read, not the rates.
 """
 
@@ -282,6 +284,36 @@ for _ in range(n):
     record(header)
 '''
 
+# one part of a game's setup, done n times over for one seeded header (seed 7), after a warm game:
+# its actors built, its generators seeded and drawn once, its header made, its header packed and framed
+_SETUP_CODE = r'''
+import gc, io, sys
+from actors.actor import actor_rng
+from actors.lineup import build_actors
+from actors.match import make_header, record
+from actors.registry import parse_lineup
+from bus.log import LogWriter
+from ops.bench.decision_cost import GAMES
+name, n, part = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+game, players, options = ("openspiel-kuhn_poker", 2, {}) if name == "kuhn" else (name, *GAMES[name])
+lineup = parse_lineup("random", players)
+header = make_header(game, 7, lineup, options)
+record(header)
+addresses = sorted(build_actors(header))
+gc.freeze()
+for _ in range(n):
+    if part == "actors":
+        build_actors(header)
+    elif part == "seeding":
+        for address in addresses:
+            actor_rng(7, address).random()
+    elif part == "header":
+        make_header(game, 7, lineup, options)
+    elif part == "header record":
+        LogWriter(io.BytesIO()).header(header)
+'''
+_SETUP_PARTS = ("actors", "seeding", "header", "header record")
+
 # Kuhn poker, one workload per run: OpenSpiel's own loop, the stack writing format VERSION, or the
 # bridge's rules alone (random legal moves); written with the public calls only, so that a checkout
 # of older code (--before) runs it as it is
@@ -410,6 +442,30 @@ def repeat_instructions(names: list[str], before: str | None, before_format: int
         print(line, flush=True)
 
 
+def setup_instructions(names: list[str], before: str | None, n: int = 300) -> None:
+    """Instructions of each part of a game's setup (`_SETUP_PARTS`), here and in `before`: the
+    slope from n times to 3n. Seeding draws once from every actor's generator (each seeds on its
+    first draw), the referee's included."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+
+    def per_game(name: str, part: str, tree: Path) -> float:
+        return (count(_SETUP_CODE, name, 3 * n, part, tree=tree) - count(_SETUP_CODE, name, n, part, tree=tree)) / (2 * n)
+
+    print("machine instructions of a game's setup, by part, one seeded header (valgrind)")
+    for name in names:
+        line = f"{name:<12}"
+        for part in _SETUP_PARTS:
+            now = per_game(name, part, here)
+            line += f"  {part} {now / 1e3:.1f}K"
+            if before:
+                line += f" (before {per_game(name, part, Path(before).resolve()) / 1e3:.1f}K)"
+        print(line, flush=True)
+
+
 def kuhn_instructions(before: str | None, before_format: int) -> None:
     """Instructions a Kuhn poker game: OpenSpiel's loop, the stack here (and `before`'s), the
     bridge's rules alone; each game's ratio to OpenSpiel's loop is its rate's (goal >= 0.2)."""
@@ -444,6 +500,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
     parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
     parser.add_argument("--formats", default="4,3", help="with --instructions: the formats this tree's stack is counted in")
+    parser.add_argument("--setup", action="store_true",
+                        help="with --instructions: each part of a game's setup (actors, seeding, header), kuhn too")
     parser.add_argument("--repeat", action="store_true",
                         help="with --instructions: one seeded game played over and over (kuhn among --only's names too)")
     parser.add_argument("--games", type=int, default=None,
@@ -453,6 +511,9 @@ def main(argv: list[str] | None = None) -> None:
         return profile(args.profile, 20)
     if args.instructions:
         names = args.only or [n for n in GAMES if n != "battleline"]
+        if args.setup:
+            wanted = args.only or [*GAMES, "kuhn"]
+            return setup_instructions([n for n in wanted if n in GAMES or n == "kuhn"], args.before, args.games or 300)
         if args.repeat:
             wanted = args.only or [*GAMES, "kuhn"]
             return repeat_instructions([n for n in wanted if n in GAMES or n == "kuhn"], args.before,
