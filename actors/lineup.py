@@ -11,7 +11,7 @@ from typing import Any
 from actors.actor import Actor
 from actors.address import player_address, player_of, seat_of
 from actors.referee import Referee
-from actors.registry import AgentSpec, build_player
+from actors.registry import EXTERNAL, AgentSpec, build_player
 from bus.codec import FORMAT_VERSION, digest_every, observations_logged
 from bus.messages import REFEREE
 from games.registry import get_game
@@ -24,7 +24,7 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     game = get_game(header["game"])
     seed = header["seed"]
     actors: dict[str, Actor] = {}
-    specs = [AgentSpec.model_validate(a) for a in header["agents"]]
+    specs, hears_header = _lineup(header["agents"])
     talkers = set()
     for seat in range(len(specs)) if referee or seats is None else seats:
         for actor in build_player(specs[seat], header["game"], seat, seed, part):
@@ -36,9 +36,7 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
     if seats is not None:
         wanted = {player_address(s) for s in seats}
         actors = {a: x for a, x in actors.items() if player_of(a) in wanted}
-    if "external" in header or any(a.get("name") == "llm" or any(isinstance(v, dict) and v.get("name") == "llm"
-                                                               for v in (a.get("options") or {}).values())
-                                   for a in header["agents"]):  # external and language-model agents hear the header
+    if "external" in header or hears_header:  # external and language-model agents hear the header
         for address, actor in sorted(actors.items()):
             begin = getattr(actor, "begin_game", None)
             if begin is not None:
@@ -50,10 +48,51 @@ def build_actors(header: dict[str, Any], seats: list[int] | None = None, referee
             if version >= 3 and hasattr(actor, "attach_local"):
                 actor.attach_local(actors)  # the offices it may ask directly, as built for this game
     if referee:
-        actors[REFEREE] = Referee(game, game.options(header["options"]), seed, talkers=frozenset(talkers),
+        actors[REFEREE] = Referee(game, _game_options(game, header["game"], header["options"]), seed, talkers=frozenset(talkers),
                                   chance_seed=header.get("chance_seed"),
                                   digest_every=digest_every(version), observers=observers(actors, len(specs), version))
     return dict(sorted(actors.items()))
+
+
+# What a game's lineup is, whatever its seed: the same in every game of a tournament, so made once
+# a process. Keyed by the header's values as repr writes them (JSON values: one repr each); what is
+# kept is frozen (validated pydantic models, a bool), so games share it.
+_SEEDLESS: dict[tuple[str, str], Any] = {}
+_SEEDLESS_MAX = 512  # entries kept at most (then forgotten all at once)
+
+
+def _lineup(agents: list[dict[str, Any]]) -> tuple[tuple[AgentSpec, ...], bool]:
+    """The header's agent specs, validated, and whether a language-model seat or office is among
+    them (such agents, like external ones, hear the header). Kept for a lineup of our own agents
+    with plain options only (each builder validates its copy of them); an external or model seat,
+    or an office given as a spec, is handed specs of its own each game, as its builder may keep them."""
+    key = ("agents", repr(agents))
+    found = _SEEDLESS.get(key)
+    if found is None:
+        specs = tuple(AgentSpec.model_validate(a) for a in agents)
+        llm = any(a.get("name") == "llm" or any(isinstance(v, dict) and v.get("name") == "llm"
+                                                for v in (a.get("options") or {}).values()) for a in agents)
+        plain = all(s.name not in EXTERNAL and s.name != "llm" and not any(isinstance(v, (dict, list)) for v in s.options.values())
+                    for s in specs)
+        found = _remember(key, (specs, llm)) if plain else (specs, llm)
+    return found
+
+
+def _game_options(game: Any, name: str, raw: dict[str, Any]) -> Any:
+    """`game.options(raw)` (`game` registered as `name`), validated once a process for the same
+    game and raw options."""
+    key = (name, repr(raw))
+    found = _SEEDLESS.get(key)
+    if found is None:
+        found = _remember(key, game.options(raw))
+    return found
+
+
+def _remember(key: tuple[str, str], value: Any) -> Any:
+    if len(_SEEDLESS) >= _SEEDLESS_MAX:
+        _SEEDLESS.clear()
+    _SEEDLESS[key] = value
+    return value
 
 
 def observers(actors: dict[str, Actor], seats: int, version: int) -> frozenset[int] | None:

@@ -26,7 +26,7 @@ from actors.registry import EXTERNAL, AgentSpec
 from bus.bus import Bus, Sink
 from bus.codec import FORMAT_VERSION, load
 from bus.environment import environment
-from bus.messages import BUS, LOG, REFEREE, RUNNER, GameEnd, Limits, Message, Start
+from bus.messages import BUS, LOG, REFEREE, RUNNER, GameEnd, Limits, Message, Start, built
 from games.registry import get_game, get_plugin
 
 CODE_VERSION = "0.1.0"
@@ -164,7 +164,7 @@ def _play(header: dict[str, Any], sink: Sink, runtime: str, placement: Any, deci
                   log_format=header.get("format", FORMAT_VERSION))
         if hasattr(placement, "start"):
             placement.start()
-        end = bus.run(Start(sender=RUNNER, to=REFEREE))
+        end = bus.run(built(Start, {"sender": RUNNER, "to": REFEREE, "kind": "start"}))  # unvalidated: our own values
         if "external" in header:
             _tell_end(placement, end)
     finally:

@@ -44,6 +44,7 @@ from games.api import CHEAP_TALK, TALK_STATE, Game, IllegalAction, Options, Stat
 
 
 _KEYS = tuple(str(p) for p in range(64))  # a step record's keys: the seats as strings
+_PLAYERS = tuple(player_address(p) for p in range(64))  # the seats' President addresses
 
 
 class Referee(Actor):
@@ -179,7 +180,8 @@ class Referee(Actor):
             observers = self.observers
             for seat, legal in waiting.items():
                 observation = None if observers is not None and seat not in observers else self._observation(seat)
-                out.append(built(ActRequest, {"sender": REFEREE, "to": player_address(seat), "kind": "act_request",
+                to = _PLAYERS[seat] if seat < 64 else player_address(seat)
+                out.append(built(ActRequest, {"sender": REFEREE, "to": to, "kind": "act_request",
                                               "turn": turn, "player": seat, "legal": legal,
                                               "observation": observation}))
             return out
@@ -188,7 +190,7 @@ class Referee(Actor):
         sender = message.sender
         seat = seat_of(sender)
         waiting = self.waiting
-        if seat not in waiting or message.turn != self.turn or sender != player_address(seat):
+        if seat not in waiting or message.turn != self.turn or sender != (_PLAYERS[seat] if seat < 64 else player_address(seat)):
             return [self._error(sender, f"unexpected act for turn {message.turn}", "ignored", "unexpected")]
         legal = waiting.pop(seat)
         action = message.action
@@ -201,7 +203,9 @@ class Referee(Actor):
         self.actions[seat] = action
         if waiting:
             return []
-        out = self._advance_from(self._apply())
+        step = self._apply()  # `_advance_from`, written out: one call fewer a decision
+        out = self._advance()
+        out.insert(0, step)
         return out
 
     def _maybe_apply(self) -> list[Message]:

@@ -196,7 +196,7 @@ def build_player(spec: AgentSpec, game: str, seat: int, seed: int, part: str = "
             return build_seat(spec.name, seat, seed, spec.options, part)
         if spec.name == "llm":
             return _build_llm(game, seat, seed, spec.options, part)
-        if any(isinstance(spec.options.get(role), dict) for role in OFFICE_ROLES):
+        if spec.options and any(isinstance(spec.options.get(role), dict) for role in OFFICE_ROLES):
             from actors.external.lineup import office_specs, replace_offices
 
             offices = office_specs(spec.options)

@@ -306,7 +306,16 @@ class Bus:
                 continue
             seq, m = take()
             to = m.to
-            outs = deliver_one(direct[to], m, seq)
+            actor = direct[to]
+            try:  # deliver_one, written out: one call fewer a message
+                outs = actor.handle(m)
+                address = actor.address
+                for out in outs:
+                    if not isinstance(out, Message) or out.sender != address:
+                        outs = _checked(actor, outs)
+                        break
+            except Exception as exc:
+                outs = _failed(actor, m, seq, exc)
             if not outs:
                 continue
             seat = seats.get(to) if seats else None
@@ -387,7 +396,10 @@ def _seats(seat_of: Mapping[str, int]) -> dict[str, _Seat]:
     """Each seat actor's address -> its seat's budgets (one object per seat)."""
     by_seat: dict[int, _Seat] = {}
     for address, seat in sorted(seat_of.items()):
-        by_seat.setdefault(seat, _Seat(seat)).addresses.add(address)
+        found = by_seat.get(seat)
+        if found is None:
+            found = by_seat[seat] = _Seat(seat)
+        found.addresses.add(address)
     for seat in by_seat.values():
         seat.allowed = frozenset(seat.addresses | {REFEREE, LOG})
     return {address: seat for seat in by_seat.values() for address in seat.addresses}
@@ -401,16 +413,26 @@ def _bare_abort_end(seat: int | None, reason: str) -> GameEnd:
 def deliver_one(actor, message: Message, seq: int) -> list[Message]:
     """Run one actor on one message; an exception or a forged sender becomes a Fault."""
     try:
-        outs = actor.handle(message)
-        for out in outs:
-            if not isinstance(out, Message) or out.sender != actor.address:
-                if getattr(actor, "given", False) and isinstance(out, Message):
-                    continue  # a replay's stand-in for an external agent: the log's records, the bus's included
-                raise TypeError(f"{actor.address} returned a message not sent by itself: {out!r:.80}")
-        return outs
+        return _checked(actor, actor.handle(message))
     except Exception as exc:  # an agent's failure is data: its sender hears about it
-        if actor.address == REFEREE:
-            raise  # the rules or the referee are broken: the game cannot go on meaningfully
-        if not getattr(exc, "quiet", False):  # an agent already stopped this game: its first failure said why
-            _log.warning("actor_failed", actor=actor.address, seq=seq, error=f"{type(exc).__name__}: {exc}")
-        return [Fault(sender=BUS, to=message.sender, actor=actor.address, error=f"{type(exc).__name__}: {exc}", cause=seq)]
+        return _failed(actor, message, seq, exc)
+
+
+def _checked(actor, outs: list[Message]) -> list[Message]:
+    """`outs`, if every one is a message sent by `actor` (raises TypeError otherwise)."""
+    for out in outs:
+        if not isinstance(out, Message) or out.sender != actor.address:
+            if getattr(actor, "given", False) and isinstance(out, Message):
+                continue  # a replay's stand-in for an external agent: the log's records, the bus's included
+            raise TypeError(f"{actor.address} returned a message not sent by itself: {out!r:.80}")
+    return outs
+
+
+def _failed(actor, message: Message, seq: int, exc: Exception) -> list[Message]:
+    """What an actor that raised `exc` on `message` answers: a Fault to its sender (the referee's
+    exception is raised again: the rules or the referee are broken, the game cannot go on)."""
+    if actor.address == REFEREE:
+        raise exc
+    if not getattr(exc, "quiet", False):  # an agent already stopped this game: its first failure said why
+        _log.warning("actor_failed", actor=actor.address, seq=seq, error=f"{type(exc).__name__}: {exc}")
+    return [Fault(sender=BUS, to=message.sender, actor=actor.address, error=f"{type(exc).__name__}: {exc}", cause=seq)]

@@ -58,6 +58,12 @@ def president_from(cls: type[President] = President, *paths: str,
     return make
 
 
+# a seat's raw options validated, by options model and the options as repr writes them (JSON
+# values): every game of a tournament seats the same few, and the models are frozen, so shared
+_VALIDATED: dict[tuple[type, str], Any] = {}
+_VALIDATED_MAX = 512  # entries kept at most (then forgotten all at once)
+
+
 @dataclass(frozen=True)
 class AlphaAgent:
     """An Alpha agent: its options model, how to make its President, and its offices by name."""
@@ -73,7 +79,12 @@ class AlphaAgent:
 
     def build(self, game: str, seat: int, seed: int, raw: dict[str, Any]) -> list[Actor]:
         """The actors of the player in `seat`, President first (an `AgentDef.build`)."""
-        options = self.options.model_validate(raw)
+        key = (self.options, repr(raw))
+        options = _VALIDATED.get(key)
+        if options is None:
+            if len(_VALIDATED) >= _VALIDATED_MAX:
+                _VALIDATED.clear()
+            options = _VALIDATED[key] = self.options.model_validate(raw)
         names = sorted(options.office_names())
         addresses = {name: office_address(seat, name) for name in names}
         president = self.president(player_address(seat), seed, seat, addresses, options)

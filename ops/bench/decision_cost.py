@@ -1,7 +1,9 @@
 """The cost of a decision through the whole stack, against the rules' own work, in one run.
 
     python -m ops.bench.decision_cost [--seconds 1] [--rounds 2] [--only dominoes ...] [--profile GAME]
-    python -m ops.bench.decision_cost --instructions [--before PATH] [--only dominoes ...]
+    python -m ops.bench.decision_cost --instructions [--before PATH] [--formats 4,3] [--games N] [--only dominoes ... kuhn]
+    python -m ops.bench.decision_cost --instructions --repeat [--before PATH --before-format 4] [--only ... kuhn]
+    python -m ops.bench.decision_cost --instructions --setup [--before PATH] [--only ... kuhn]
 
 For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents everywhere):
 
@@ -24,8 +26,15 @@ installed; goal >= 0.2).
 
 `--instructions` counts machine instructions instead (valgrind; ops/bench/instructions.py), which
 the box's load cannot move: per game, the rules alone and the stack in formats 4 and 3 of this
-tree, and with `--before PATH` the stack of another checkout (say `git worktree add PATH REV` of
-the code before a change) writing the format it names with `--before-format` (default 3). Rates are CPU time (process time) on whatever box runs it: on a shared box
+tree (`--formats`), and with `--before PATH` the stack of another checkout (say `git worktree add
+PATH REV` of the code before a change) writing the format it names with `--before-format` (default
+3); with `--only ... kuhn`, Kuhn poker as well (OpenSpiel's loop, the stack, the bridge's rules
+alone). Each count is the slope from n games to 2n, after a warm game and with the interpreter's
+heap frozen (gc.freeze), so that neither what the first games pay once nor when a full collection
+walks the imports moves it; such counts over different games still move by up to ~15% from one run
+to the next, so `--repeat` counts one seeded game played over and over instead (the slope from n
+plays to 3n), where two trees differ by their code alone, and `--setup` counts each part of a game's
+setup (building its actors, seeding its generators, making its header, packing and framing it). Rates are CPU time (process time) on whatever box runs it: on a shared box
 the ratios are the figures to read, not the rates.
 """
 
@@ -234,24 +243,111 @@ def profile(name: str, games: int) -> None:
     pstats.Stats(prof).sort_stats("tottime").print_stats(25)
 
 
+# Each counted workload warms (imports, first-use caches), then freezes what the interpreter holds
+# by then (gc.freeze: the collector no longer scans it), so that a count is not moved by when a full
+# collection happens to walk the imported modules (tens of millions of instructions each, at points
+# that shift from one run to the next); the games' own objects are collected as ever.
 _RULES_CODE = r'''
-import sys
+import gc, sys
 from ops.bench.decision_cost import rules_decisions
+rules_decisions(sys.argv[1], 0)
+gc.freeze()
 rules_decisions(sys.argv[1], int(sys.argv[2]))
 '''
 _STACK_CODE = r'''
-import sys
+import gc, sys
 from ops.bench.decision_cost import _header
 from actors.match import record
 name, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 headers = [_header(name, seed, version) for seed in range(max(n, 1))]
 record(headers[0])
+gc.freeze()
 for header in headers[:n]:
     record(header)
 '''
+# one seeded game (seed 7) played n times over, after a warm run of it: only the code differs
+# between two trees' counts (the same records, the same first-use caches), and no game's length
+_REPEAT_CODE = r'''
+import gc, sys
+from ops.bench.decision_cost import GAMES, _header
+from actors.match import record
+name, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if name == "kuhn":
+    from actors.match import make_header
+    from actors.registry import AgentSpec
+    header = {"format": version, **make_header("openspiel-kuhn_poker", 7, [AgentSpec(name="random")] * 2, {})}
+else:
+    header = _header(name, 7, version)
+record(header)
+gc.freeze()
+for _ in range(n):
+    record(header)
+'''
+
+# one part of a game's setup, done n times over for one seeded header (seed 7), after a warm game:
+# its actors built, its generators seeded and drawn once, its header made, its header packed and framed
+_SETUP_CODE = r'''
+import gc, io, sys
+from actors.actor import actor_rng
+from actors.lineup import build_actors
+from actors.match import make_header, record
+from actors.registry import parse_lineup
+from bus.log import LogWriter
+from ops.bench.decision_cost import GAMES
+name, n, part = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+game, players, options = ("openspiel-kuhn_poker", 2, {}) if name == "kuhn" else (name, *GAMES[name])
+lineup = parse_lineup("random", players)
+header = make_header(game, 7, lineup, options)
+record(header)
+addresses = sorted(build_actors(header))
+gc.freeze()
+for _ in range(n):
+    if part == "actors":
+        build_actors(header)
+    elif part == "seeding":
+        for address in addresses:
+            actor_rng(7, address).random()
+    elif part == "header":
+        make_header(game, 7, lineup, options)
+    elif part == "header record":
+        LogWriter(io.BytesIO()).header(header)
+'''
+_SETUP_PARTS = ("actors", "seeding", "header", "header record")
+
+# Kuhn poker, one workload per run: OpenSpiel's own loop, the stack writing format VERSION, or the
+# bridge's rules alone (random legal moves); written with the public calls only, so that a checkout
+# of older code (--before) runs it as it is
+_KUHN_CODE = r'''
+import gc, random, sys
+from actors.match import make_header, record
+from actors.registry import AgentSpec
+from games.registry import get_game
+from ops.bench.bridges import openspiel_loop
+what, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+name = "openspiel-kuhn_poker"
+game = get_game(name)
+opts = game.options({})
+rng = random.Random(1)
+def rules(_):
+    state = game.new_initial_state(opts)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
+def stack(i):
+    record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
+play = {"openspiel": openspiel_loop(game.spiel(opts)), "stack": stack, "rules": rules}[what]
+play(10 ** 6)
+gc.freeze()
+for i in range(n):
+    play(i)
+'''
+_KUHN_GAMES = 1000  # Kuhn games counted per workload (a game is two or three decisions)
+
 # games counted per game name: enough decisions, little valgrind time (Battle Line's rules fill
 # caches over many games, so its count over a dozen says little: left out unless asked for)
-_COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 2, "battleline": 12}
+_COUNTED_GAMES = {"dominoes": 60, "hanabi": 60, "werewolves": 30, "risk": 1, "battleline": 12}
 # games of the rules alone counted: a count differs by a few million instructions from one run of
 # the same code to the next (the interpreter's start), which is much of a cheap game's rules over
 # 60 games (a Dominoes hand's rules are ~0.4M), so they are counted over many more
@@ -280,17 +376,21 @@ def rules_decisions(name: str, n: int) -> float:
     return decisions / max(n, 1)
 
 
-def stack_decisions(name: str, n: int, version: int) -> float:
-    """Decisions (act records) a game of `_STACK_CODE`'s `n` seeded games."""
+def stack_decisions(name: str, n: int, version: int, first: int = 0) -> float:
+    """Decisions (act records) a game of `_STACK_CODE`'s seeded games `first` to `first + n - 1`."""
     from actors.match import record
     from bus.log import parse_log
 
-    acts = sum(r["msg"]["kind"] == "act" for seed in range(n) for r in parse_log(record(_header(name, seed, version))).games[0].records)
+    acts = sum(r["msg"]["kind"] == "act" for seed in range(first, first + n)
+               for r in parse_log(record(_header(name, seed, version))).games[0].records)
     return acts / n
 
 
-def instructions(names: list[str], before: str | None, before_format: int) -> None:
-    """Instructions a game: the rules alone, the stack in formats 4 and 3 here (and `before`'s)."""
+def instructions(names: list[str], before: str | None, before_format: int, formats: tuple[int, ...] = (4, 3)) -> None:
+    """Instructions a game: the rules alone, the stack in `formats` here (and `before`'s). Each is
+    the slope between a run of n games and one of 2n (the games n to 2n - 1, each game's header
+    made as well): what the first games pay once (caches filled on first use: new actions'
+    suggestions, a game's tables) is in both runs, not in the slope."""
     from pathlib import Path
 
     from ops.bench.instructions import count
@@ -298,7 +398,7 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
     here = Path(__file__).resolve().parents[2]
 
     def per_game(code: str, n: int, *args: object, tree: Path = here) -> float:
-        return (count(code, *args[:1], n, *args[1:], tree=tree) - count(code, *args[:1], 0, *args[1:], tree=tree)) / n
+        return (count(code, *args[:1], 2 * n, *args[1:], tree=tree) - count(code, *args[:1], n, *args[1:], tree=tree)) / n
 
     print("machine instructions a game (valgrind), and x = over the rules alone; x/dec = the same a decision "
           "(random games differ in length: the rules' games and the stack's seeded ones are not the same games)")
@@ -306,17 +406,88 @@ def instructions(names: list[str], before: str | None, before_format: int) -> No
         n = _COUNTED_GAMES.get(name, 10)
         n_rules = _COUNTED_RULES_GAMES.get(name, 10 * n)
         rules = per_game(_RULES_CODE, n_rules, name)
-        rules_dec = rules / rules_decisions(name, n_rules)
+        # the decisions of the rules' counted games (n_rules + 1 to 2 n_rules of one generator's run)
+        rules_dec = rules / (2 * rules_decisions(name, 2 * n_rules) - rules_decisions(name, n_rules))
         line = f"{name:<12} rules {rules / 1e6:9.3f}M"
-        for version in (4, 3):
+        for version in formats:
             stacked = per_game(_STACK_CODE, n, name, version)
-            per_dec = stacked / stack_decisions(name, n, version)
+            per_dec = stacked / stack_decisions(name, n, version, first=n)
             line += f"  f{version} {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x {per_dec / rules_dec:5.1f}x/dec"
         if before:
             stacked = per_game(_STACK_CODE, n, name, before_format, tree=Path(before).resolve())
-            per_dec = stacked / stack_decisions(name, n, before_format)  # the same seeded games: the same decisions
+            per_dec = stacked / stack_decisions(name, n, before_format, first=n)  # the same seeded games: the same decisions
             line += f"  before (f{before_format}) {stacked / 1e6:9.3f}M {stacked / rules:5.1f}x {per_dec / rules_dec:5.1f}x/dec"
         print(line, flush=True)
+
+
+def repeat_instructions(names: list[str], before: str | None, before_format: int, n: int = 150) -> None:
+    """Instructions of one seeded game (seed 7) through the stack, played over and over: this
+    tree's and `before`'s, the slope from n plays to 3n."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+
+    def per_game(name: str, version: int, tree: Path) -> float:
+        return (count(_REPEAT_CODE, name, 3 * n, version, tree=tree) - count(_REPEAT_CODE, name, n, version, tree=tree)) / (2 * n)
+
+    print("machine instructions of one seeded game (seed 7) through the stack, played over and over (valgrind)")
+    for name in names:
+        now = per_game(name, 4, here)
+        line = f"{name:<12} f4 {now / 1e3:10.1f}K"
+        if before:
+            then = per_game(name, before_format, Path(before).resolve())
+            line += f"  before (f{before_format}) {then / 1e3:10.1f}K  now / before {now / then:.3f}"
+        print(line, flush=True)
+
+
+def setup_instructions(names: list[str], before: str | None, n: int = 300) -> None:
+    """Instructions of each part of a game's setup (`_SETUP_PARTS`), here and in `before`: the
+    slope from n times to 3n. Seeding draws once from every actor's generator (each seeds on its
+    first draw), the referee's included."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+
+    def per_game(name: str, part: str, tree: Path) -> float:
+        return (count(_SETUP_CODE, name, 3 * n, part, tree=tree) - count(_SETUP_CODE, name, n, part, tree=tree)) / (2 * n)
+
+    print("machine instructions of a game's setup, by part, one seeded header (valgrind)")
+    for name in names:
+        line = f"{name:<12}"
+        for part in _SETUP_PARTS:
+            now = per_game(name, part, here)
+            line += f"  {part} {now / 1e3:.1f}K"
+            if before:
+                line += f" (before {per_game(name, part, Path(before).resolve()) / 1e3:.1f}K)"
+        print(line, flush=True)
+
+
+def kuhn_instructions(before: str | None, before_format: int) -> None:
+    """Instructions a Kuhn poker game: OpenSpiel's loop, the stack here (and `before`'s), the
+    bridge's rules alone; each game's ratio to OpenSpiel's loop is its rate's (goal >= 0.2)."""
+    from pathlib import Path
+
+    from ops.bench.instructions import count
+
+    here = Path(__file__).resolve().parents[2]
+    n = _KUHN_GAMES
+
+    def per_game(what: str, version: int = 4, tree: Path = here) -> float:
+        return (count(_KUHN_CODE, what, 2 * n, version, tree=tree) - count(_KUHN_CODE, what, n, version, tree=tree)) / n
+
+    theirs = per_game("openspiel")
+    line = f"kuhn poker   OpenSpiel's loop {theirs / 1e3:8.1f}K"
+    counted = [("stack f4", per_game("stack"))]
+    if before:
+        counted.append((f"before (f{before_format})", per_game("stack", before_format, Path(before).resolve())))
+    counted.append(("rules alone", per_game("rules")))
+    for label, value in counted:
+        line += f"  {label} {value / 1e3:8.1f}K ({theirs / value:.4f} of OpenSpiel's rate)"
+    print(line, flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -328,12 +499,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--instructions", action="store_true", help="count machine instructions (valgrind) instead")
     parser.add_argument("--before", default=None, help="with --instructions: another checkout's stack, side by side")
     parser.add_argument("--before-format", type=int, default=3, help="the log format the --before checkout writes")
+    parser.add_argument("--formats", default="4,3", help="with --instructions: the formats this tree's stack is counted in")
+    parser.add_argument("--setup", action="store_true",
+                        help="with --instructions: each part of a game's setup (actors, seeding, header), kuhn too")
+    parser.add_argument("--repeat", action="store_true",
+                        help="with --instructions: one seeded game played over and over (kuhn among --only's names too)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="with --instructions: the stack's games counted (n of the slope n -> 2n), for every game")
     args = parser.parse_args(argv)
     if args.profile:
         return profile(args.profile, 20)
     if args.instructions:
         names = args.only or [n for n in GAMES if n != "battleline"]
-        return instructions([n for n in names if n in GAMES], args.before, args.before_format)
+        if args.setup:
+            wanted = args.only or [*GAMES, "kuhn"]
+            return setup_instructions([n for n in wanted if n in GAMES or n == "kuhn"], args.before, args.games or 300)
+        if args.repeat:
+            wanted = args.only or [*GAMES, "kuhn"]
+            return repeat_instructions([n for n in wanted if n in GAMES or n == "kuhn"], args.before,
+                                       args.before_format, args.games or 150)
+        if args.games:
+            _COUNTED_GAMES.update(dict.fromkeys(GAMES, args.games))
+        instructions([n for n in names if n in GAMES], args.before, args.before_format,
+                     tuple(int(f) for f in args.formats.split(",")))
+        if args.only and "kuhn" in args.only:
+            kuhn_instructions(args.before, args.before_format)
+        return None
     names = [n for n in GAMES if not args.only or n in args.only]
     for name in names:  # warm: imports and first-use caches outside the timing
         for version in (4, 3, 2):

@@ -57,12 +57,15 @@ _log = structlog.get_logger("detente.tournament")
 
 def ranks_of(scores: list[float]) -> list[float]:
     """Rank 1 is the best score; tied players share the mean of the ranks they span."""
-    ranks = []
-    for s in scores:
-        better = sum(1 for t in scores if t > s)
-        tied = sum(1 for t in scores if t == s)
-        ranks.append(better + (tied + 1) / 2)
-    return ranks
+    # a score's rank is (the scores above it) + (its ties + 1) / 2: read off the scores sorted best
+    # first, where a score's first place is the count above it
+    above: dict[float, int] = {}
+    tied: dict[float, int] = {}
+    for i, s in enumerate(sorted(scores, reverse=True)):
+        if s not in above:
+            above[s] = i
+        tied[s] = tied.get(s, 0) + 1
+    return [above[s] + (tied[s] + 1) / 2 for s in scores]
 
 
 def _seat_faults(result: Any, seats: int) -> list[dict[str, Any] | None] | None:
@@ -138,14 +141,11 @@ class BatchPlayer:
                 rows.append({"game_id": game_id(idx), "idx": idx, "error": f"{type(exc).__name__}: {exc}"})
                 self._roll()  # the segment now ends in a partial game: start a clean one
                 continue
-            rows.append(
-                {
-                    **self._row(idx, seed, seated, header, result, t0, tally.calls),
-                    "segment": self.segment,
-                    "offset": offset,
-                    "nbytes": self.file.tell() - offset,
-                }
-            )
+            row = self._row(idx, seed, seated, header, result, t0, tally.calls)
+            row["segment"] = self.segment  # where its log lies: the row's last three keys
+            row["offset"] = offset
+            row["nbytes"] = self.file.tell() - offset
+            rows.append(row)
             if result.aborted is not None:
                 break  # this runner is replaced: the batch's other games go back to the queue
         self.file.flush()
@@ -171,13 +171,13 @@ class BatchPlayer:
             "ranks": ranks,
             "winners": list(end.winners),
             "roles": [str(r) for r in end.roles or ()],
-            "teams": [list(t) for t in end.teams or [[s] for s in range(len(scores))]],
+            "teams": [list(t) for t in end.teams] if end.teams else [[s] for s in range(len(scores))],
             "extra": end.extra,  # the game's own facts (centres, fireworks...) for its report
             "steps": end.steps,
             "records": result.records,
             "summary": end.summary,
             "errors": result.errors,
-            "seat_errors": [result.seat_errors.get(s, 0) for s in range(len(seated))],
+            "seat_errors": [errors.get(s, 0) for s in range(len(seated))] if (errors := result.seat_errors) else [0] * len(seated),
             "seat_faults": _seat_faults(result, len(seated)),
             "said": seat_labels(header) if "external" in header else None,
             "aborted": result.aborted,
@@ -294,10 +294,11 @@ class _PackedWithin(PackedLogWriter):
     up to their game_bytes); then the game's frames are written as they are (each within limits)."""
 
     def end_game(self) -> None:
-        payloads, self._payloads = self._payloads, []
+        payloads = self._payloads
         if payloads:
             packed = self.packed_frame(payloads)
             self._out.write(packed if len(packed) <= MAX_FRAME else frames(payloads))
+            payloads.clear()  # the same list: `record` appends to it
         LogWriter.end_game(self)
 
 

@@ -212,9 +212,18 @@ class OpenSpielGame(Game):
 
     # -- the pyspiel game of some options ----------------------------------------------------
 
+    _last: tuple[Options, Any] | None = None  # the options last asked for and their game
+
     def spiel(self, options: Options):
-        """The `pyspiel.Game` of these options (loaded once)."""
-        return _loaded(self.short_name, tuple(sorted(options.model_dump().items())))
+        """The `pyspiel.Game` of these options (loaded once). The options object last asked for is
+        answered without dumping it again: the referee asks for one object all game (options are
+        frozen)."""
+        last = self._last
+        if last is not None and last[0] is options:
+            return last[1]
+        game = _loaded(self.short_name, tuple(sorted(options.model_dump().items())))
+        self._last = (options, game)
+        return game
 
     def _capabilities(self, spiel) -> frozenset[str]:
         ps = pyspiel()
@@ -272,7 +281,7 @@ class OpenSpielGame(Game):
 
     def max_steps_for(self, options: Options) -> int:
         """The loaded game's own bound (its options: Kuhn poker with 3 players is longer than with 2)."""
-        return _length_bound(self.spiel(options))
+        return _bound_of(self.spiel(options))
 
     def return_bounds(self, options: Options) -> tuple[float, float]:
         return _utility_bounds(self.spiel(options))
@@ -373,6 +382,20 @@ def _public_history(spiel) -> bool:
     kind = spiel.get_type()
     return (kind.information == ps.GameType.Information.PERFECT_INFORMATION
             and kind.chance_mode != ps.GameType.ChanceMode.SAMPLED_STOCHASTIC)
+
+
+_BOUNDS: dict[int, tuple[Any, int]] = {}  # id of a loaded game -> (the game, its bound); games are unhashable
+
+
+def _bound_of(spiel) -> int:
+    """`_length_bound` of a loaded game, worked out once for each game object."""
+    found = _BOUNDS.get(id(spiel))
+    if found is not None and found[0] is spiel:
+        return found[1]
+    if len(_BOUNDS) >= 256:
+        _BOUNDS.clear()
+    bound = _BOUNDS[id(spiel)] = (spiel, _length_bound(spiel))
+    return bound[1]
 
 
 def _length_bound(spiel) -> int:
