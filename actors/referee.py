@@ -203,7 +203,7 @@ class Referee(Actor):
         self.actions[seat] = action
         if waiting:
             return []
-        step = self._apply()  # `_advance_from`, written out: one call fewer a decision
+        step = self._apply()  # `_maybe_apply`, written out: one call and one list fewer a decision
         out = self._advance()
         out.insert(0, step)
         return out
@@ -211,13 +211,7 @@ class Referee(Actor):
     def _maybe_apply(self) -> list[Message]:
         if self.waiting:
             return []
-        return self._advance_from(self._apply())
-
-    def _advance_from(self, step: StepEvent) -> list[Message]:
-        """`[step]` and what `_advance` sends after it."""
-        out = self._advance()
-        out.insert(0, step)
-        return out
+        return [self._apply()] + self._advance()
 
     def _apply(self) -> StepEvent:
         """Apply the decision's joint action (all of it is in): its step record."""

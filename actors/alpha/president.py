@@ -318,14 +318,8 @@ class President(Actor):
             if s.utility != first:
                 uniform = False
                 break
-        if uniform:  # all equal: uniform (`_weighted_pick`), drawn as `randbelow` draws, written out
-            n = len(suggestions)
-            getrandbits = (self._rng or self.rng).getrandbits
-            bits = n.bit_length()
-            r = getrandbits(bits)
-            while r >= n:
-                r = getrandbits(bits)
-            action = suggestions[r].action
+        if uniform:  # all equal: uniform (`_weighted_pick`)
+            action = suggestions[randbelow(self._rng or self.rng, len(suggestions))].action
         else:
             action = _weighted_pick(self._rng or self.rng, suggestions, self.traits.risk)
         return [built(Act, {"sender": self.address, "to": REFEREE, "kind": "act", "turn": request.turn, "action": action})]

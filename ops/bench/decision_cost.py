@@ -208,7 +208,7 @@ def kuhn(seconds: float) -> tuple[float, float, float, float] | None:
     from actors.match import make_header, record
     from actors.registry import AgentSpec
     from games.registry import get_game
-    from ops.bench.bridges import _rate, openspiel_loop
+    from ops.bench.bridges import _rate, bridge_loop, openspiel_loop
 
     name = "openspiel-kuhn_poker"
 
@@ -217,18 +217,8 @@ def kuhn(seconds: float) -> tuple[float, float, float, float] | None:
             record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
         return play
     game = get_game(name)
-    opts = game.options({})
-    rng = random.Random(1)
-
-    def rules(_: int) -> None:
-        state = game.new_initial_state(opts)
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply_chance(state.sample_chance(rng))
-            else:
-                state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
-    theirs = _rate(openspiel_loop(game.spiel(opts)), seconds)
-    return theirs, _rate(stack_at(4), seconds), _rate(stack_at(3), seconds), _rate(rules, seconds)
+    theirs = _rate(openspiel_loop(game.spiel(game.options({}))), seconds)
+    return theirs, _rate(stack_at(4), seconds), _rate(stack_at(3), seconds), _rate(bridge_loop(name), seconds)
 
 
 def profile(name: str, games: int) -> None:
@@ -318,26 +308,18 @@ _SETUP_PARTS = ("actors", "seeding", "header", "header record")
 # bridge's rules alone (random legal moves); written with the public calls only, so that a checkout
 # of older code (--before) runs it as it is
 _KUHN_CODE = r'''
-import gc, random, sys
+import gc, sys
 from actors.match import make_header, record
 from actors.registry import AgentSpec
 from games.registry import get_game
-from ops.bench.bridges import openspiel_loop
+from ops.bench.bridges import bridge_loop, openspiel_loop
 what, n, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 name = "openspiel-kuhn_poker"
-game = get_game(name)
-opts = game.options({})
-rng = random.Random(1)
-def rules(_):
-    state = game.new_initial_state(opts)
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_chance(state.sample_chance(rng))
-        else:
-            state.apply_actions({p: rng.choice(state.legal_actions(p)) for p in state.current_players()})
 def stack(i):
     record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
-play = {"openspiel": openspiel_loop(game.spiel(opts)), "stack": stack, "rules": rules}[what]
+plays = {"openspiel": lambda: openspiel_loop(get_game(name).spiel(get_game(name).options({}))),
+         "stack": lambda: stack, "rules": lambda: bridge_loop(name)}
+play = plays[what]()
 play(10 ** 6)
 gc.freeze()
 for i in range(n):

@@ -67,6 +67,18 @@ def uniform_policy(state: State, player: int, legal: list[str], rng: random.Rand
     return legal[rng.randrange(len(legal))]
 
 
+def _imposed(forced: dict[int, str], likely: list, rng: random.Random) -> dict[int, str]:
+    """The root's impositions of a descent: `forced`, and each trusted partner's side of a pact
+    (`likely`: sorted (player, (action, probability)) pairs) drawn with its probability."""
+    if not likely:
+        return forced
+    imposed = dict(forced)
+    for p, (action, w) in likely:
+        if p not in forced and rng.random() < w:
+            imposed[p] = action
+    return imposed
+
+
 class _Half:
     """The returns of a cut-off position: 0.5 for every seat (no seat count needed)."""
 
@@ -157,12 +169,7 @@ class Search:
         while len(every) < iterations and (not every or self._spent() < self.max_work):
             if seeds is not None:
                 rng = random.Random(seeds[len(every)])
-            imposed = forced
-            if likely:
-                imposed = dict(forced)
-                for p, (action, w) in likely:
-                    if p not in forced and rng.random() < w:
-                        imposed[p] = action
+            imposed = _imposed(forced, likely, rng)
             every.append(self._iterate(root, sample(rng), rng, {0: imposed, **plan} if plan else {0: imposed}))
         return self._result(root, every)
 
@@ -192,11 +199,7 @@ class Search:
             seed = rng.getrandbits(64)
             for action in legal:
                 world = random.Random(seed)
-                imposed = dict(forced)
-                for p, (act, w) in likely:
-                    if p not in forced and world.random() < w:
-                        imposed[p] = act
-                imposed[self.me] = action
+                imposed = {**_imposed(forced, likely, world), self.me: action}
                 s = table.setdefault(action, [0, 0.0, 0, 0.0])
                 s[2] += 1
                 every.append(self._iterate(root, sample(world), world, {**plan, 0: imposed}))
