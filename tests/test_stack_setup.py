@@ -1,7 +1,8 @@
 """What a game's setup and a tournament runner keep from one game to the next, held to what they
 stand for: a packed writer's records (kept by its list's own append) make each game's frame alone;
 a lineup's validated parts, made once a process, are those of each header and never shared actors;
-the bridge's game for the last options object is that object's; ranks are the ranks' definition."""
+the bridge's game for the last options object is that object's; ranks are the ranks' definition; the
+benchmark's log written by hand is the stack's."""
 
 from __future__ import annotations
 
@@ -83,3 +84,21 @@ def test_ranks_are_their_definition():
                   for _ in range(rng.randint(1, 10))]
         assert ranks_of(scores) == _ranks_by_definition(scores)
     assert ranks_of([1.0, 0.0, 1.0, 0.0]) == [1.5, 3.5, 1.5, 3.5]
+
+
+@pytest.mark.parametrize("name", ["battleline", "risk", "dominoes", "hanabi", "werewolves", "kuhn"])
+def test_the_benchmarks_log_by_hand_is_the_stacks_byte_for_byte(name):
+    """ops.bench.decision_cost's floor (`hand_game`: the log written by one loop, no stack) does the
+    work the stack's log needs and no less: the same bytes for the same header."""
+    from actors.match import game_options
+    from games.registry import get_game
+    from ops.bench.decision_cost import _header, _kuhn_header, hand_game
+
+    if name == "kuhn":
+        pytest.importorskip("pyspiel")
+    for seed in (1, 2):
+        header = _kuhn_header(seed) if name == "kuhn" else _header(name, seed, 4)
+        game = get_game(header["game"])
+        options = game_options(header["game"], header["options"])
+        by_hand = hand_game(game, options, {k: v for k, v in header.items() if k != "format"}, game.num_players(options))
+        assert by_hand == record(header)

@@ -49,6 +49,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from bus.log import frames
+
 GAMES: dict[str, tuple[int, dict[str, Any]]] = {  # name -> (players, options)
     "battleline": (2, {}),
     "risk": (3, {}),
@@ -84,6 +86,96 @@ def _header(name: str, seed: int, version: int) -> dict[str, Any]:
 
     players, options = GAMES[name]
     return {"format": version, **make_header(name, seed, parse_lineup("random", players), options)}
+
+
+def hand_game(game: Any, opts: Any, header: dict[str, Any], players: int) -> bytes:
+    """One game of the random agents whose log is written by hand: what this log design needs at
+    the least, with no actor, bus, message object or template around it. The same log, byte for
+    byte, as the stack writes for `header` (format 4, every seat `random`; tests/test_stack_setup.py
+    holds it to that): the header; start; a chance record per chance node; per decision an act
+    request and an act, and a step once every seat to move has answered; game_end. Each record a
+    map packed and framed, the state digested where a checkpoint falls and at the end, the random
+    agent's draws (its Strategy Office's sample of three legal actions, its President's pick) from
+    generators seeded as the stack seeds them."""
+    from actors.alpha.baseline import randbelow, sample_indices
+    from bus.codec import CHECKPOINT
+    from bus.codec import pack_now as pack
+    from bus.log import MAGIC
+
+    game_id, seed = header["game_id"], header["seed"]
+    out = [pack({"format": 4, **header})]
+    rng = random.Random(f"detente/{seed}/referee")
+    presidents = [random.Random(f"detente/{seed}/p{p}") for p in range(players)]
+    offices = [random.Random(f"detente/{seed}/p{p}/so") for p in range(players)]
+    seq = step = turn = 0
+    out.append(pack({"game": game_id, "seq": 0, "cause": -1, "msg": {"sender": "runner", "to": "referee", "kind": "start"}}))
+    state = game.new_initial_state(opts)
+    cause = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            outcome = state.sample_chance(rng)
+            state.apply_chance(outcome)
+            step += 1
+            seq += 1
+            out.append(pack({"game": game_id, "seq": seq, "cause": cause, "msg": {
+                "sender": "referee", "to": "log", "kind": "chance", "step": step, "outcome": outcome,
+                "digest": state.digest() if step % CHECKPOINT == 0 else ""}}))
+            continue
+        actions, asked = {}, []
+        for p in state.current_players():
+            seq += 1
+            asked.append((seq, p, tuple(state.legal_actions(p))))
+            out.append(pack({"game": game_id, "seq": seq, "cause": cause, "msg": {
+                "sender": "referee", "to": f"p{p}", "kind": "act_request", "turn": turn, "player": p}}))
+        for request, p, legal in asked:
+            picks = sample_indices(offices[p], len(legal), min(3, len(legal)))
+            picks.sort()
+            actions[p] = action = legal[picks[randbelow(presidents[p], len(picks))]]
+            seq += 1
+            out.append(pack({"game": game_id, "seq": seq, "cause": request, "msg": {
+                "sender": f"p{p}", "to": "referee", "kind": "act", "turn": turn, "action": action}}))
+        cause = seq
+        state.apply_actions(actions)
+        step += 1
+        seq += 1
+        out.append(pack({"game": game_id, "seq": seq, "cause": cause, "msg": {
+            "sender": "referee", "to": "log", "kind": "step", "step": step, "turn": turn,
+            "actions": {str(p): a for p, a in sorted(actions.items())},
+            "digest": state.digest() if step % CHECKPOINT == 0 else ""}}))
+        turn += 1
+    result = state.outcome()
+    seq += 1
+    out.append(pack({"game": game_id, "seq": seq, "cause": cause, "msg": {
+        "sender": "referee", "to": "log", "kind": "game_end", "returns": result.returns, "winners": result.winners,
+        "summary": result.summary, "steps": step, "digest": state.digest(), "extra": result.extra,
+        "ranks": result.ranks, "roles": result.roles,
+        "teams": result.teams if result.teams is not None else game.teams(opts)}}))
+    return MAGIC + frames(out)
+
+
+def by_hand(name: str, seconds: float) -> float:
+    """CPU seconds per game of `hand_game` (its header made from a template, not by make_header):
+    the floor of this log design under the stack."""
+    from actors.match import game_options
+    from games.registry import get_game
+
+    game = get_game(name)
+    opts = game_options(name, GAMES[name][1] if name in GAMES else {})
+    players = game.num_players(opts)
+    template = _header(name, 0, 4) if name in GAMES else _kuhn_header(0)
+    template.pop("format")
+    n, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds or n == 0:
+        hand_game(game, opts, {**template, "game_id": f"{name}-{n}", "seed": n}, players)
+        n += 1
+    return (time.process_time() - t0) / n
+
+
+def _kuhn_header(seed: int) -> dict[str, Any]:
+    from actors.match import make_header
+    from actors.registry import AgentSpec
+
+    return {"format": 4, **make_header("openspiel-kuhn_poker", seed, [AgentSpec(name="random")] * 2, {})}
 
 
 def stack(name: str, seconds: float, version: int) -> float:
@@ -198,9 +290,10 @@ def _count_built():
 _MADE = [0, False]
 
 
-def kuhn(seconds: float) -> tuple[float, float, float, float] | None:
+def kuhn(seconds: float) -> tuple[float, float, float, float, float] | None:
     """Games/s of Kuhn poker in OpenSpiel's own loop, through the whole stack in formats 4 and 3,
-    and on the bridge's rules alone (random legal moves; None without open_spiel)."""
+    on the bridge's rules alone (random legal moves) and by hand (`hand_game`, the same log as the
+    stack's; None without open_spiel)."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -218,7 +311,8 @@ def kuhn(seconds: float) -> tuple[float, float, float, float] | None:
         return play
     game = get_game(name)
     theirs = _rate(openspiel_loop(game.spiel(game.options({}))), seconds)
-    return theirs, _rate(stack_at(4), seconds), _rate(stack_at(3), seconds), _rate(bridge_loop(name), seconds)
+    return (theirs, _rate(stack_at(4), seconds), _rate(stack_at(3), seconds), _rate(bridge_loop(name), seconds),
+            1 / by_hand(name, seconds))
 
 
 def profile(name: str, games: int) -> None:
@@ -512,20 +606,22 @@ def main(argv: list[str] | None = None) -> None:
         for version in (4, 3, 2):
             stack(name, 0, version)
         rules_alone(name, 0)
+        by_hand(name, 0)
     if names:
         print(f"CPU ms per game, best of {args.rounds} interleaved rounds of {args.seconds:g} s; random agents; "
               "stack = inline, log written in memory; x = stack / rules")
-        print(f"{'game':<12}{'rules':>9}{'stack f4':>10}{'x':>6}{'stack f3':>10}{'x':>6}{'stack f2':>10}{'x':>6}"
+        print(f"{'game':<12}{'rules':>9}{'by hand':>9}{'x':>6}{'stack f4':>10}{'x':>6}{'stack f3':>10}{'x':>6}{'stack f2':>10}{'x':>6}"
               f"{'plain f3':>12}{'plain f4':>12}{'zstd f3':>10}{'zstd f4':>10}")
     for name in names:
-        best: dict[str, list[float]] = {"rules": [], "f4": [], "f3": [], "f2": []}
+        best: dict[str, list[float]] = {"rules": [], "hand": [], "f4": [], "f3": [], "f2": []}
         for _ in range(args.rounds):
             best["rules"].append(rules_alone(name, args.seconds))
+            best["hand"].append(by_hand(name, args.seconds))
             for version in (4, 3, 2):
                 best[f"f{version}"].append(stack(name, args.seconds, version))
-        r, s4, s3, s2 = (min(best[k]) * 1000 for k in ("rules", "f4", "f3", "f2"))
+        r, h, s4, s3, s2 = (min(best[k]) * 1000 for k in ("rules", "hand", "f4", "f3", "f2"))
         c3, c4 = cost_model(name, 3), cost_model(name, 4)
-        print(f"{name:<12}{r:>9.3f}{s4:>10.3f}{s4 / r:>6.1f}{s3:>10.3f}{s3 / r:>6.1f}{s2:>10.3f}{s2 / r:>6.1f}"
+        print(f"{name:<12}{r:>9.3f}{h:>9.3f}{h / r:>6.1f}{s4:>10.3f}{s4 / r:>6.1f}{s3:>10.3f}{s3 / r:>6.1f}{s2:>10.3f}{s2 / r:>6.1f}"
               f"{c3['plain']:>12,.0f}{c4['plain']:>12,.0f}{c3['packed']:>10,.0f}{c4['packed']:>10,.0f}", flush=True)
         for label, c in (("f4", c4), ("f3", c3)):
             per = ", ".join(f"{k} {v:.2f}" for k, v in c["per_decision"].items())
@@ -534,17 +630,18 @@ def main(argv: list[str] | None = None) -> None:
                   f"{c['plain'] / d:,.0f} bytes; digests {c['digests'] / d:.3f}; observations sent "
                   f"{c['observed'] / d:.2f}, logged {c['observations'] / d:.2f}; validated {c['validated'] / d:.3f}, "
                   f"built {c['built'] / d:.2f}", flush=True)
-        print(f"  stack less rules per decision: f4 {(s4 - r) / c4['decisions'] * 1000:.1f} us, "
+        print(f"  per decision over the rules: by hand {(h - r) / c4['decisions'] * 1000:.1f} us, f4 {(s4 - r) / c4['decisions'] * 1000:.1f} us, "
               f"f3 {(s3 - r) / c4['decisions'] * 1000:.1f} us, f2 {(s2 - r) / c4['decisions'] * 1000:.1f} us", flush=True)
     if not args.only or "kuhn" in args.only:
         found = kuhn(args.seconds)
         if found is None:
             print("kuhn poker: open_spiel not installed")
         else:
-            theirs, ours, before, rules = found
+            theirs, ours, before, rules, hand = found
             print(f"kuhn poker: OpenSpiel's loop {theirs:,.0f} games/s; whole stack f4 {ours:,.0f} games/s "
                   f"(ratio {ours / theirs:.4f}; goal >= 0.2), f3 {before:,.0f} (ratio {before / theirs:.4f}); "
-                  f"the bridge's rules alone {rules:,.0f} (ratio {rules / theirs:.3f}: the ceiling of any stack)")
+                  f"the bridge's rules alone {rules:,.0f} (ratio {rules / theirs:.3f}: the ceiling of any stack); "
+                  f"the same log by hand {hand:,.0f} (ratio {hand / theirs:.3f}: the floor of this log design)")
 
 
 if __name__ == "__main__":
