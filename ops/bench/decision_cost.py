@@ -15,14 +15,16 @@ For each game (Battle Line, Risk, Dominoes, Hanabi, Werewolves; random agents ev
   computed for an agent that reads none), in format 3 (each request's observation computed and
   logged as a delta) and in format 2 (a state digest in every step record, the office's request and
   reply on the bus), interleaved in the same run;
-- the ratio stack / rules (goal: at most 4x), in CPU time per game, best of the rounds;
+- by hand: the same log written by one loop (`hand_game`: no actor, bus, message object or
+  template; its bytes are the stack's), the floor of this log design under any stack;
+- the ratios by hand / rules and stack / rules (goal: at most 4x), in CPU time per game, best of the rounds;
 - the cost model per decision (decisions: act records): records by kind, bytes encoded, state
   digests, observations sent (computed by the rules for a request) and logged, messages built with
   validation (a pydantic constructor) against those `built` without it;
 - bytes per game, plain and packed (zstd, the tournament default), in both formats.
 
-Then Kuhn poker through the whole stack against OpenSpiel's own loop (where open_spiel is
-installed; goal >= 0.2).
+Then Kuhn poker through the whole stack, and by hand, against OpenSpiel's own loop (where
+open_spiel is installed; goal >= 0.2).
 
 `--instructions` counts machine instructions instead (valgrind; ops/bench/instructions.py), which
 the box's load cannot move: per game, the rules alone and the stack in formats 4 and 3 of this
