@@ -214,17 +214,14 @@ def _aborted_end(header: dict[str, Any], placement: Any, seat: int | None, reaso
 
 
 def record(header: dict[str, Any], runtime: str = "inline", placement: Any = None) -> bytes:
-    """A whole one-game log (magic, header, records) played in memory, as bytes."""
-    import io
+    """A whole one-game log (magic, header, records) played in memory, as bytes (framed once the
+    game is over: bus.log.MemoryLog)."""
+    from bus.log import MemoryLog
 
-    from bus.log import LogWriter
-
-    buf = io.BytesIO()
-    writer = LogWriter(buf)
-    writer.header(header)
-    play(header, writer, runtime=runtime, placement=placement)
-    writer.end_game()
-    return buf.getvalue()
+    log = MemoryLog()
+    log.header(header)
+    play(header, log, runtime=runtime, placement=placement)
+    return log.log()
 
 
 def _fork_placement(header: dict[str, Any]):

@@ -69,7 +69,7 @@ from bus.errors import (
 )
 from bus.header import check_header, check_message, check_record
 
-__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "METHODS", "LogError",
+__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "METHODS", "LogError", "MemoryLog",
            "BadFrame", "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at",
            "read_game_head"]
 
@@ -134,6 +134,24 @@ class LogWriter:
 
     def close(self) -> None:
         self._out.close()
+
+
+class MemoryLog:
+    """One game's log kept in memory and framed once it is whole (`log()`): the same bytes as a
+    `LogWriter` over a `BytesIO` (magic, header, records), for a caller that wants the whole game
+    or nothing (a game that raises leaves no log to read). A record is kept by the payload list's
+    own append, with no Python call, and all are framed at the end in one pass (`frames`)."""
+
+    def __init__(self) -> None:
+        self._payloads: list[bytes] = []
+        self.record = self._payloads.append  # the sink's `record`: a payload as the bus stamped it
+
+    def header(self, header: dict[str, Any]) -> None:
+        self._payloads.append(pack({"format": FORMAT_VERSION, **header}))
+
+    def log(self) -> bytes:
+        """Magic, then every frame: the header's and each record's, in the order they came."""
+        return MAGIC + frames(self._payloads)
 
 
 class PackedLogWriter(LogWriter):
