@@ -69,7 +69,7 @@ from bus.errors import (
 )
 from bus.header import check_header, check_message, check_record
 
-__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "METHODS", "LogError", "MemoryLog",
+__all__ = ["MAGIC", "MAX_FRAME", "MAX_GAME_BYTES", "MAX_GAME_MEMORY", "READ_MEMORY", "METHODS", "LogError", "MemoryLog", "header_payload",
            "BadFrame", "frame", "LogWriter", "PackedLogWriter", "GameLog", "LogFile", "parse_log", "read_log", "read_game_at",
            "read_game_head"]
 
@@ -97,6 +97,12 @@ def frame(payload: bytes) -> bytes:
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def header_payload(header: dict[str, Any]) -> bytes:
+    """A game's header as its first frame holds it: the map packed, with this code's `format`
+    unless the header names one."""
+    return pack({"format": FORMAT_VERSION, **header})
+
+
 def frames(payloads: list[bytes]) -> bytes:
     """`b"".join(frame(p) for p in payloads)`, without a copy of each payload (~0.8x its CPU: a
     packed game frames its ~200 records at once)."""
@@ -122,7 +128,7 @@ class LogWriter:
         return cls(open(path, "wb"), fsync=fsync)
 
     def header(self, header: dict[str, Any]) -> None:
-        self._out.write(frame(pack({"format": FORMAT_VERSION, **header})))
+        self._out.write(frame(header_payload(header)))
 
     def record(self, payload: bytes) -> None:
         self._out.write(_FRAME.pack(len(payload), zlib.crc32(payload)) + payload)  # frame(payload)
@@ -147,7 +153,7 @@ class MemoryLog:
         self.record = self._payloads.append  # the sink's `record`: a payload as the bus stamped it
 
     def header(self, header: dict[str, Any]) -> None:
-        self._payloads.append(pack({"format": FORMAT_VERSION, **header}))
+        self._payloads.append(header_payload(header))
 
     def log(self) -> bytes:
         """Magic, then every frame: the header's and each record's, in the order they came."""
@@ -175,7 +181,7 @@ class PackedLogWriter(LogWriter):
         self.record = self._payloads.append  # type: ignore[method-assign]
 
     def header(self, header: dict[str, Any]) -> None:
-        self._payloads.append(pack({"format": FORMAT_VERSION, **header}))
+        self._payloads.append(header_payload(header))
 
     def record(self, payload: bytes) -> None:  # what the instance's `record` does (the list's append)
         self._payloads.append(payload)

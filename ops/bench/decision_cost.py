@@ -99,6 +99,8 @@ def hand_game(game: Any, opts: Any, header: dict[str, Any], players: int) -> byt
     map packed and framed, the state digested where a checkpoint falls and at the end, the random
     agent's draws (its Strategy Office's sample of three legal actions, its President's pick) from
     generators seeded as the stack seeds them."""
+    from actors.actor import actor_rng
+    from actors.address import office_address, player_address
     from actors.alpha.baseline import randbelow, sample_indices
     from bus.codec import CHECKPOINT
     from bus.codec import pack_now as pack
@@ -106,9 +108,9 @@ def hand_game(game: Any, opts: Any, header: dict[str, Any], players: int) -> byt
 
     game_id, seed = header["game_id"], header["seed"]
     out = [pack({"format": 4, **header})]
-    rng = random.Random(f"detente/{seed}/referee")
-    presidents = [random.Random(f"detente/{seed}/p{p}") for p in range(players)]
-    offices = [random.Random(f"detente/{seed}/p{p}/so") for p in range(players)]
+    rng = actor_rng(seed, "referee")
+    presidents = [actor_rng(seed, player_address(p)) for p in range(players)]
+    offices = [actor_rng(seed, office_address(p, "so")) for p in range(players)]
     seq = step = turn = 0
     out.append(pack({"game": game_id, "seq": 0, "cause": -1, "msg": {"sender": "runner", "to": "referee", "kind": "start"}}))
     state = game.new_initial_state(opts)
@@ -165,7 +167,6 @@ def by_hand(name: str, seconds: float) -> float:
     opts = game_options(name, GAMES[name][1] if name in GAMES else {})
     players = game.num_players(opts)
     template = _header(name, 0, 4) if name in GAMES else _kuhn_header(0)
-    template.pop("format")
     n, t0 = 0, time.process_time()
     while time.process_time() - t0 < seconds or n == 0:
         hand_game(game, opts, {**template, "game_id": f"{name}-{n}", "seed": n}, players)
@@ -173,11 +174,11 @@ def by_hand(name: str, seconds: float) -> float:
     return (time.process_time() - t0) / n
 
 
-def _kuhn_header(seed: int) -> dict[str, Any]:
+def _kuhn_header(seed: int, version: int = 4) -> dict[str, Any]:
     from actors.match import make_header
     from actors.registry import AgentSpec
 
-    return {"format": 4, **make_header("openspiel-kuhn_poker", seed, [AgentSpec(name="random")] * 2, {})}
+    return {"format": version, **make_header("openspiel-kuhn_poker", seed, [AgentSpec(name="random")] * 2, {})}
 
 
 def stack(name: str, seconds: float, version: int) -> float:
@@ -300,8 +301,7 @@ def kuhn(seconds: float) -> tuple[float, float, float, float, float] | None:
         import pyspiel  # noqa: F401
     except ImportError:
         return None
-    from actors.match import make_header, record
-    from actors.registry import AgentSpec
+    from actors.match import record
     from games.registry import get_game
     from ops.bench.bridges import _rate, bridge_loop, openspiel_loop
 
@@ -309,7 +309,7 @@ def kuhn(seconds: float) -> tuple[float, float, float, float, float] | None:
 
     def stack_at(version: int):
         def play(i: int) -> None:
-            record({"format": version, **make_header(name, i, [AgentSpec(name="random")] * 2, {})})
+            record(_kuhn_header(i, version))
         return play
     game = get_game(name)
     theirs = _rate(openspiel_loop(game.spiel(game.options({}))), seconds)
